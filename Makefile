@@ -1,0 +1,50 @@
+# zswap/swap mm patch stack: pinned tree -> quilt series -> kernel -> QEMU
+# -> kselftests. Every target is a stage of scripts/run.sh; variables given
+# on the command line (KERNEL_SRC=, KCONFIG=, ACCEL=, ...) reach the
+# scripts through the environment. `make help` lists them.
+
+RUN := scripts/run.sh
+PIPELINE := deps tree series config build initramfs
+
+.PHONY: all test vm help deps tree series config build initramfs kselftests \
+	host-tests lint clean distclean
+
+## make            build the patched kernel, boot it, run the kselftests
+all:
+	@$(RUN) $(PIPELINE) kselftests
+
+## make test       host-side script tests, series checks, then kselftests
+test:
+	@$(RUN) deps tree host-tests series lint config build initramfs kselftests
+
+## make vm         boot the patched kernel with an interactive serial console
+vm:
+	@$(RUN) $(PIPELINE)
+	@scripts/qemu.sh shell
+
+## Single stages (each assumes the ones before it have run):
+## make deps       install missing Debian packages (root), else print the command
+deps tree series config build initramfs kselftests host-tests lint:
+	@$(RUN) $@
+
+## make clean      remove build directories (keeps the extracted tree)
+clean:
+	rm -rf work/build work/logs work/results
+
+## make distclean  remove the whole work directory
+distclean:
+	rm -rf work
+
+help:
+	@sed -n 's/^## //p' Makefile
+	@echo
+	@echo "Stages: deps tree series config build initramfs kselftests host-tests lint"
+	@echo
+	@echo "Variables:"
+	@echo "  KERNEL_SRC=DIR   use this kernel tree instead of the pinned Debian one"
+	@echo "  KCONFIG=debug    add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM)"
+	@echo "  WORK=DIR         work directory (default ./work)"
+	@echo "  ACCEL=kvm|tcg    skip the KVM probe (default auto: probe, fall back to TCG)"
+	@echo "  TESTS=a,b        run only these kselftests (e.g. cgroup/test_zswap)"
+	@echo "  VM_MEM=MiB VM_CPUS=N SWAP_MB=MiB VM_TIMEOUT=s   guest size and time limit"
+	@echo "  EXTRA_CONFIG='f.config ...'   more config fragments"

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Bring the kernel tree to "base + patches/series" with quilt, at zero fuzz.
+#
+# The tree keeps a snapshot of the patches it has applied (in .series/,
+# quilt's QUILT_PATCHES) next to quilt's own .pc/. A run compares the
+# wanted series with that snapshot, pops back to the first patch that
+# differs (changed, removed, reordered) and pushes from there; when nothing
+# changed nothing is touched. A patch that does not apply is rolled back by
+# quilt, so the tree stays at the patch before it.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need quilt
+
+SNAP=.series
+series=$PATCHES/series
+[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
+[ -f "$KERNEL_SRC/Makefile" ] || die "no kernel tree at $KERNEL_SRC" "make tree"
+
+q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
+
+mapfile -t want < <(series_entries "$series")
+for p in "${want[@]}"; do
+	[ -f "$PATCHES/$p" ] ||
+		die "patches/series names '$p' but $PATCHES/$p does not exist" \
+			"add the file or remove the line from patches/series"
+done
+unlisted=$(cd "$PATCHES" && find . -name '*.patch' | sed 's|^\./||' | sort |
+	while read -r f; do printf '%s\n' "${want[@]}" | grep -qxF "$f" || echo "$f"; done)
+[ -z "$unlisted" ] ||
+	die "patch files not listed in patches/series: $(echo $unlisted)" \
+		"list them in patches/series or delete them"
+
+have=()
+[ -f "$KERNEL_SRC/.pc/applied-patches" ] && mapfile -t have <"$KERNEL_SRC/.pc/applied-patches"
+
+# Length of the common prefix: same name and same bytes.
+k=0
+while [ $k -lt ${#have[@]} ] && [ $k -lt ${#want[@]} ] &&
+      [ "${have[$k]}" = "${want[$k]}" ] &&
+      cmp -s "$KERNEL_SRC/$SNAP/${have[$k]}" "$PATCHES/${want[$k]}"; do
+	k=$((k + 1))
+done
+
+if [ $k = ${#have[@]} ] && [ $k = ${#want[@]} ]; then
+	say "series up to date: ${#want[@]} patch(es) applied to $KERNEL_SRC"
+	exit 0
+fi
+
+if [ $k -lt ${#have[@]} ]; then
+	say "popping $((${#have[@]} - k)) patch(es) down to the first change (${have[$k]})"
+	if [ $k = 0 ]; then target=(-a); else target=("${have[$((k - 1))]}"); fi
+	out=$(q pop -q "${target[@]}" 2>&1) || {
+		printf '%s\n' "$out" >&2
+		die "quilt could not pop back to before ${have[$k]}: the tree has local edits to patched files" \
+			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there, or 'make distclean' to re-extract"
+	}
+fi
+
+# Snapshot the wanted series; entries below k are unchanged by definition.
+mkdir -p "$KERNEL_SRC/$SNAP"
+for ((i = k; i < ${#want[@]}; i++)); do
+	mkdir -p "$(dirname "$KERNEL_SRC/$SNAP/${want[$i]}")"
+	cp "$PATCHES/${want[$i]}" "$KERNEL_SRC/$SNAP/${want[$i]}"
+done
+printf '%s\n' "${want[@]}" >"$KERNEL_SRC/$SNAP/series"
+
+for ((i = k; i < ${#want[@]}; i++)); do
+	p=${want[$i]}
+	say "applying [$((i + 1))/${#want[@]}] $p"
+	if ! out=$(q push --fuzz=0 2>&1); then
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		where=$(printf '%s\n' "$out" | grep -E 'FAILED|can.t find file|malformed|Only garbage|No such file' |
+			sed 's/^/    /')
+		die "patch $p does not apply at fuzz 0 to $KERNEL_SRC (tree left at the patch before it):
+$where" "fix patches/$p, e.g.: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0, edit, quilt refresh; copy it back"
+	fi
+	printf '%s\n' "$out" | grep -q 'with fuzz' &&
+		die "patch $p applied only with fuzz" "refresh patches/$p against the tree"
+	printf '%s\n' "$out" | grep 'offset' | sed 's/^/    /' || true
+done
+say "series applied: ${#want[@]} patch(es) on $KERNEL_SRC"

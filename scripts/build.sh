@@ -1,0 +1,64 @@
+#!/bin/bash
+# Build bzImage and the uapi headers in $BUILD (O=), then the kselftests
+# named in tests/kselftests.list, statically linked, from the same tree.
+# Kbuild and make decide what is stale: unchanged inputs rebuild nothing.
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ -f "$BUILD/.config" ] || die "no $BUILD/.config" "make config"
+mkdir -p "$LOGS"
+
+# run_logged NAME LOG CMD...: run with output to LOG, a progress line
+# every 30 s, and the log's tail on failure.
+run_logged() {
+	local name=$1 log=$2 pid t0 rc=0
+	shift 2
+	t0=$(date +%s)
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while ! wait_for "$pid" 30; do
+		say "  $name: $(grep -cE '^  (CC|AS|LD|AR)' "$log") objects built, $(($(date +%s) - t0))s"
+	done
+	wait "$pid" || rc=$?
+	if [ $rc != 0 ]; then
+		grep -E 'error|Error' "$log" | head -20 >&2 || true
+		tail -15 "$log" >&2
+		return $rc
+	fi
+}
+# wait_for PID SECONDS: true when PID has exited within SECONDS.
+wait_for() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 1
+	done
+	return 1
+}
+
+log=$LOGS/kernel-$TREE_TAG-$KCONFIG.log
+say "building bzImage in $BUILD (-j$(nproc)$(command -v ccache >/dev/null && echo ', ccache'))"
+run_logged kernel "$log" kmake bzImage headers ||
+	die "kernel build failed (log: $log)" "fix the error above, then: make build"
+n=$(grep -cE '^  (CC|AS|LD|AR)' "$log" || true)
+say "kernel: $n object(s) rebuilt; $(ls -l "$BUILD/arch/x86/boot/bzImage" | awk '{print $5}') bytes bzImage"
+
+# Selftests: static, with this tree's headers, objects out of tree.
+cc=gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+kst=$BUILD/kselftest
+while read -r t; do
+	dir=${t%/*} bin=${t##*/}
+	src=$KERNEL_SRC/tools/testing/selftests/$dir
+	if [ ! -f "$src/$bin.c" ]; then
+		say "selftest $t: not in this tree, skipped"
+		continue
+	fi
+	mkdir -p "$kst/$dir"
+	slog=$LOGS/selftest-$TREE_TAG-$KCONFIG-${t//\//-}.log
+	make -C "$src" OUTPUT="$kst/$dir" CC="$cc" \
+		KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static \
+		"$kst/$dir/$bin" >"$slog" 2>&1 ||
+		{ cat "$slog" >&2; die "building selftest $t failed (log: $slog)"; }
+	grep -q 'is up to date' "$slog" && s="up to date" || s=built
+	say "selftest $t: $s"
+done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')

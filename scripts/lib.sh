@@ -1,0 +1,90 @@
+# shellcheck shell=bash
+# Common settings and helpers, sourced by every script in scripts/.
+#
+# Variables a user may set (make passes them through the environment):
+#   WORK        work directory (default: ./work, ignored by git)
+#   KERNEL_SRC  kernel tree to use instead of the pinned Debian tree
+#   KCONFIG     config variant: "default" or "debug" (adds debug.config)
+#   PATCHES     patch directory holding "series" (default: ./patches)
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/pinned-tree.env
+. "$TOP/scripts/pinned-tree.env"
+
+WORK=${WORK:-$TOP/work}
+PATCHES=${PATCHES:-$TOP/patches}
+KCONFIG=${KCONFIG:-default}
+case $KCONFIG in default|debug) ;; *)
+	echo "error: KCONFIG=$KCONFIG: expected 'default' or 'debug'" >&2
+	exit 2 ;;
+esac
+
+if [ -n "${KERNEL_SRC:-}" ]; then
+	_src=$KERNEL_SRC
+	KERNEL_SRC=$(cd "$_src" 2>/dev/null && pwd) || {
+		echo "error: KERNEL_SRC=$_src: no such directory" >&2
+		exit 2
+	}
+	TREE_TAG=src-$(printf %s "$KERNEL_SRC" | sha1sum | cut -c1-8)
+	PINNED=0
+else
+	KERNEL_SRC=$WORK/$PIN_TOPDIR
+	TREE_TAG=pinned
+	PINNED=1
+fi
+BUILD=${BUILD:-$WORK/build/$TREE_TAG-$KCONFIG}
+LOGS=$WORK/logs
+export WORK PATCHES KCONFIG KERNEL_SRC BUILD
+
+say()  { printf '==> %s\n' "$*"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+# die MESSAGE [NEXT-STEP]: stop with what failed and what to run next.
+die() {
+	printf 'error: %s\n' "$1" >&2
+	[ $# -lt 2 ] || printf '  next: %s\n' "$2" >&2
+	exit 1
+}
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "'$t' is not installed" "make deps (or: apt-get install $(pkg_for "$t"))"
+	done
+}
+pkg_for() {
+	case $1 in
+	quilt) echo quilt ;;
+	qemu-system-x86_64) echo qemu-system-x86 ;;
+	busybox) echo busybox-static ;;
+	cpio) echo cpio ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Time a step: timed NAME CMD...; prints and records its duration.
+timed() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	local dt=$(($(date +%s) - t0))
+	mkdir -p "$WORK"
+	printf '%s\t%s\t%s\n' "$name" "$dt" "$([ $rc = 0 ] && echo ok || echo FAILED)" \
+		>>"$WORK/stage-times"
+	say "$name: $([ $rc = 0 ] && echo done || echo FAILED) in ${dt}s"
+	return $rc
+}
+
+# Active (non-comment) entries of a series file, one patch name a line.
+series_entries() {
+	[ -f "$1" ] || return 0
+	sed -e 's/#.*//' "$1" | awk 'NF { print $1 }'
+}
+
+# The kernel's make, out of tree, with ccache when present.
+kmake() {
+	local cc=gcc
+	command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+	make -C "$KERNEL_SRC" O="$BUILD" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
+		-j"$(nproc)" "$@"
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Series checks, per patch: a complete format-patch mail (From, Subject,
+# changelog, Signed-off-by, diffstat) and checkpatch.pl --strict from the
+# tree, clean. Zero fuzz is enforced by apply-series.sh (quilt --fuzz=0),
+# which must have run first. Prints TAP and a closing count line.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cp=$KERNEL_SRC/scripts/checkpatch.pl
+[ -x "$cp" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
+mapfile -t want < <(series_entries "$PATCHES/series")
+applied=0
+[ -f "$KERNEL_SRC/.pc/applied-patches" ] && applied=$(wc -l <"$KERNEL_SRC/.pc/applied-patches")
+[ "$applied" = ${#want[@]} ] ||
+	die "only $applied of ${#want[@]} patches are applied to $KERNEL_SRC" "make series"
+
+pass=0 fail=0 i=0
+echo "TAP version 13"
+echo "1..$((${#want[@]} * 2))"
+for p in "${want[@]}"; do
+	f=$PATCHES/$p
+	why=
+	grep -q '^From: .*<.*@.*>' "$f" || why="$why no From: line;"
+	grep -q '^Subject: \[PATCH' "$f" || why="$why no 'Subject: [PATCH...' line;"
+	grep -q '^Signed-off-by: .*<.*@.*>' "$f" || why="$why no Signed-off-by:;"
+	grep -qE '^ [0-9]+ files? changed' "$f" || why="$why no diffstat;"
+	body=$(awk '/^$/ && !h { h = 1; next } h && /^---$/ { exit } h' "$f" | grep -vc '^\(Signed-off-by\|Cc\|Link\|[A-Z][a-z-]*-by\):' || true)
+	[ "$body" -ge 3 ] || why="$why changelog shorter than 3 lines;"
+	i=$((i + 1))
+	if [ -z "$why" ]; then echo "ok $i $p: mail format"; pass=$((pass + 1))
+	else echo "not ok $i $p: mail format:$why"; fail=$((fail + 1)); fi
+
+	i=$((i + 1))
+	out=$(cd "$KERNEL_SRC" && "$cp" --strict -q "$f" 2>&1) && rc=0 || rc=$?
+	if [ $rc = 0 ] && [ -z "$out" ]; then
+		echo "ok $i $p: checkpatch --strict"; pass=$((pass + 1))
+	else
+		echo "not ok $i $p: checkpatch --strict"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed, 0 skipped"
+[ -z "${COUNTS:-}" ] || printf 'lint\t%s\t%s\t0\n' "$pass" "$fail" >>"$COUNTS"
+[ $fail = 0 ]

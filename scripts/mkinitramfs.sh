@@ -1,0 +1,45 @@
+#!/bin/bash
+# Pack the guest initramfs: Debian's busybox-static, tests/guest/init, the
+# kselftest binaries built for this tree and the guest test programs.
+# The image is replaced only when its content changed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need cpio gzip
+bb=/bin/busybox
+[ -x "$bb" ] && ! readelf -l "$bb" 2>/dev/null | grep -q 'program interpreter' ||
+	die "a static busybox is needed at $bb" "make deps (or: apt-get install busybox-static)"
+
+out=$BUILD/initramfs.cpio.gz
+stage=$BUILD/initramfs.d
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,run,tests}
+cp "$bb" "$stage/bin/busybox"
+cp "$TOP/tests/guest/init" "$stage/init"
+chmod 755 "$stage/init"
+
+: >"$stage/etc/tests.list"
+while read -r t; do
+	if [ -x "$BUILD/kselftest/$t" ]; then
+		mkdir -p "$stage/tests/${t%/*}"
+		cp "$BUILD/kselftest/$t" "$stage/tests/$t"
+	fi
+	echo "$t" >>"$stage/etc/tests.list"
+done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')
+# Guest-side programs built from tests/ (workloads, soak), if any.
+if [ -d "$BUILD/guest-bin" ]; then
+	mkdir -p "$stage/tests/bin"
+	cp "$BUILD/guest-bin"/* "$stage/tests/bin/" 2>/dev/null || true
+fi
+
+# Fixed mtimes and order make the archive reproducible, so "unchanged"
+# can be decided by comparing bytes.
+find "$stage" -exec touch -h -d @0 {} +
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -n -1 >"$out.new"
+if cmp -s "$out.new" "$out"; then
+	rm "$out.new"
+	say "initramfs unchanged: $out"
+else
+	mv "$out.new" "$out"
+	say "initramfs written: $out ($(du -h "$out" | cut -f1))"
+fi

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Boot the built kernel with the test initramfs and a virtio swap disk.
+#
+#   qemu.sh test    run the kselftests, keep the serial log, check it
+#   qemu.sh shell   interactive serial console (make vm)
+#
+# Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
+# back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024),
+# VM_TIMEOUT (s, hard limit of a test run, 2400), TESTS (comma list),
+# APPEND (extra kernel parameters), RUN_NAME (log/result name).
+set -eu
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 timeout
+mode=${1:-test}
+kernel=$BUILD/arch/x86/boot/bzImage
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$kernel" ] || die "no kernel at $kernel" "make build"
+[ -f "$initrd" ] || die "no initramfs at $initrd" "make initramfs"
+
+# accel: "kvm" only when a probe guest reached /init within 20 s. The answer
+# is cached for the host's boot (KVM does not heal or break in between).
+pick_accel() {
+	case ${ACCEL:-auto} in kvm|tcg) echo "$ACCEL"; return ;; esac
+	[ -w /dev/kvm ] || { echo tcg; return; }
+	local cache=$WORK/kvm-probe boot
+	boot=$(cat /proc/sys/kernel/random/boot_id)
+	if [ -f "$cache" ] && [ "$(head -1 "$cache")" = "$boot" ]; then
+		sed -n 2p "$cache"
+		return
+	fi
+	local log=$LOGS/kvm-probe.log r=tcg
+	say "probing KVM (20 s timeout)" >&2
+	timeout -k 5 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nodefaults \
+		-display none -no-reboot -serial "file:$log" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 ksft.mode=probe" >/dev/null 2>&1 || true
+	grep -q 'ksft-guest-probe ok' "$log" 2>/dev/null && r=kvm
+	printf '%s\n%s\n' "$boot" "$r" >"$cache"
+	echo "$r"
+}
+
+mkdir -p "$LOGS"
+accel=$(pick_accel)
+if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cpu max); fi
+[ "$accel" = tcg ] && [ "${ACCEL:-auto}" = auto ] && [ -e /dev/kvm ] &&
+	say "KVM does not work here (probe cached in $WORK/kvm-probe): using TCG"
+
+swap=$WORK/swap-$TREE_TAG-$KCONFIG.img
+rm -f "$swap"
+truncate -s "${SWAP_MB:-1024}M" "$swap"
+args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
+      -nodefaults -no-reboot -kernel "$kernel" -initrd "$initrd"
+      -drive "file=$swap,if=virtio,format=raw,cache=unsafe")
+cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
+
+if [ "$mode" = shell ]; then
+	say "booting $kernel ($accel); quit with 'reboot -f' or Ctrl-A X"
+	exec "${args[@]}" -nographic -serial mon:stdio \
+		-append "$cmdline ksft.mode=shell"
+fi
+
+name=${RUN_NAME:-$TREE_TAG-$KCONFIG}
+log=$LOGS/serial-$name.log
+tmo=${VM_TIMEOUT:-2400}
+tests=${TESTS:+ksft.tests=$TESTS}
+say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${tmo}s); serial log: $log"
+t0=$(date +%s)
+rc=0
+timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" \
+	-append "$cmdline oops=panic $tests" </dev/null || rc=$?
+say "guest ran $(($(date +%s) - t0))s"
+[ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
+exec "$TOP/scripts/results.sh" "$log"

@@ -1,0 +1,98 @@
+#!/bin/bash
+# Judge a guest's serial log: kernel reports (panic, oops, BUG, WARN, KASAN,
+# lockdep, UBSAN, hung task) fail the run and are printed; the kselftest
+# TAP of each binary is parsed into results/<name>.tsv and a closing line
+# "N passed, N failed, N skipped". Tests listed in tests/known-failures.txt
+# are reported as known failures, never as passes. Exit 1 on any failure.
+set -eu
+. "$(dirname "$0")/lib.sh"
+log=${1:?usage: results.sh SERIAL-LOG}
+[ -f "$log" ] || die "no serial log $log"
+name=$(basename "$log" .log)
+name=${name#serial-}
+out=$WORK/results/$name.tsv
+mkdir -p "$WORK/results"
+bad=0
+
+clean=$(mktemp)
+trap 'rm -f "$clean"' EXIT
+tr -d '\r' <"$log" >"$clean"
+
+# Kernel reports, as printed on the console (after a printk timestamp).
+re='\] (Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|KASAN:|UBSAN:|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|kmemleak: [0-9]+ new suspected)'
+if grep -qE "$re" "$clean"; then
+	echo "==> kernel reports in $log:" >&2
+	grep -nE "$re" "$clean" | head -5 | while IFS=: read -r n _; do
+		sed -n "$n,$((n + 40))p" "$clean" | sed 's/^/    /' >&2
+		echo "    ..." >&2
+	done
+	bad=1
+	kreport=1
+fi
+if ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
+	echo "==> the guest did not finish its run (timeout, hang or crash); last lines:" >&2
+	tail -30 "$clean" | sed 's/^/    /' >&2
+	bad=1
+	unfinished=1
+fi
+
+known=$TOP/tests/known-failures.txt
+awk -v known="$known" '
+BEGIN {
+	FS = "\t"
+	while ((getline line < known) > 0) {
+		if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
+		split(line, f, "\t"); kf[f[1]] = f[2]
+	}
+	FS = " "
+}
+function emit(res, test, note) {
+	key = bin ":" test
+	if (res == "fail" && key in kf) { res = "xfail"; note = kf[key] }
+	else if (res == "pass" && key in kf) { res = "xpass"; note = "listed as known failure but passed" }
+	printf "%s\t%s\t%s\t%s\n", bin, test, res, note
+	n[bin]++
+}
+/<<< ksft-begin / { bin = $3; n[bin] = 0; inb = 1; next }
+/<<< ksft-end / {
+	rc = $4; sub(/rc=/, "", rc); sub(/ >>>.*/, "", rc)
+	if (n[bin] == 0) {
+		if (rc == 4) emit("skip", "(all)", "binary skipped: " reason)
+		else if (rc == 0) emit("fail", "(all)", "binary ran no test")
+		else emit("fail", "(all)", "binary exited " rc " without TAP results")
+	} else if (rc != 0 && rc != 4 && nfail[bin] == 0 && rc != 124)
+		emit("fail", "(exit)", "binary exited " rc " with no failed test")
+	if (rc == 124) emit("fail", "(timeout)", "binary killed by the per-test timeout")
+	inb = 0; reason = ""; next
+}
+!inb { next }
+/^1\.\.0 # SKIP/ { reason = $0; sub(/^1\.\.0 # SKIP */, "", reason); next }
+/^(not )?ok [0-9]+/ {
+	line = $0; res = ($1 == "not") ? "fail" : "pass"
+	sub(/^(not )?ok [0-9]+ */, "", line)
+	if (line ~ /^# SKIP/) { res = "skip"; sub(/^# SKIP */, "", line) }
+	else if (line ~ /^# XFAIL/) { res = "pass"; sub(/^# XFAIL */, "", line) }
+	else if (line ~ /^# error/) { res = "fail"; sub(/^# error */, "", line) }
+	else if (line ~ / # SKIP/) { res = "skip"; sub(/ # SKIP.*/, "", line) }
+	if (res == "fail") nfail[bin]++
+	emit(res, line, "")
+}
+' "$clean" >"$out"
+# A kernel report or an unfinished run is a failure of its own.
+[ -z "${kreport:-}" ] || printf 'kernel\t(log)\tfail\tkernel report in the serial log\n' >>"$out"
+[ -z "${unfinished:-}" ] || printf 'guest\t(run)\tfail\tguest did not finish\n' >>"$out"
+
+count() { awk -F'\t' -v r="$1" '$3 == r' "$out" | wc -l; }
+pass=$(count pass) fail=$(count fail) skip=$(count skip)
+xfail=$(count xfail) xpass=$(count xpass)
+echo "==> results ($out):"
+awk -F'\t' '{ printf "    %-5s %s:%s%s\n", toupper($3), $1, $2, ($4 == "" ? "" : "  (" $4 ")") }' "$out"
+[ "$xfail" = 0 ] || echo "known failures: $xfail (reasons in tests/known-failures.txt, not counted as passed)"
+[ "$xpass" = 0 ] || echo "known failures that passed: $xpass (update tests/known-failures.txt)"
+total=$((pass + fail + skip + xfail + xpass))
+[ "$total" -gt 0 ] || { echo "==> no kselftest result found in $log" >&2; bad=1; }
+[ "$fail" = 0 ] || bad=1
+[ "$bad" = 0 ] || echo "==> FAILED: see above; serial log kept at $log"
+echo "$((pass + xpass)) passed, $fail failed, $skip skipped"
+[ -z "${COUNTS:-}" ] || printf 'kselftests\t%s\t%s\t%s\n' "$((pass + xpass))" "$fail" "$skip" >>"$COUNTS"
+exit $bad

@@ -1,0 +1,188 @@
+#!/bin/bash
+# Host-side tests of scripts/: each case feeds a script bad or changing
+# input (against a small fake tree, or the real one where Kconfig is
+# needed) and checks its exit status, its message and the state it leaves.
+# TAP output, closing line "N passed, N failed, N skipped".
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+S=$TOP/scripts
+REAL_TREE=${KERNEL_SRC:-$TOP/work/linux-source-6.12}
+unset KERNEL_SRC PATCHES BUILD
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# --- helpers -----------------------------------------------------------
+# run CMD...: capture status and output into $rc and $out.
+run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
+fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
+expect_rc() { [ "$rc" = "$1" ] || [ "$1" = nonzero -a "$rc" != 0 ] || fail "exit status $rc, expected $1"; }
+expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
+tree_sum() { (cd "$1" && find . -path ./.pc -prune -o -path ./.series -prune -o -type f -print0 |
+	sort -z | xargs -0 sha1sum | sha1sum); }
+
+# A fake kernel tree (Makefile, mm/) and a patch directory.
+mktree() {
+	rm -rf "$T/tree" "$T/p" "$T/orig"
+	mkdir -p "$T/tree/mm" "$T/p"
+	echo 'all:' >"$T/tree/Makefile"
+	seq 1 40 | sed 's/^/int a_line_/; s/$/;/' >"$T/tree/mm/a.c"
+	seq 1 40 | sed 's/^/int b_line_/; s/$/;/' >"$T/tree/mm/b.c"
+	cp -a "$T/tree" "$T/orig"
+	: >"$T/p/series"
+}
+# mkpatch NAME FILE SED-EXPR: a patch of FILE (as in $T/orig, after the
+# patches before it were applied to $T/orig) edited by SED-EXPR.
+mkpatch() {
+	local name=$1 file=$2 expr=$3
+	cp "$T/orig/$file" "$T/new"
+	sed -i "$expr" "$T/new"
+	{
+		printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$name"
+		diff -u --label "a/$file" --label "b/$file" "$T/orig/$file" "$T/new" || true
+	} >"$T/p/$name"
+	cp "$T/new" "$T/orig/$file"
+	echo "$name" >>"$T/p/series"
+}
+apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/apply-series.sh"; }
+
+# --- cases -------------------------------------------------------------
+t_empty_series_is_valid() {
+	mktree
+	apply; expect_rc 0 && expect_out '0 patch\(es\)'
+}
+
+t_series_applies_and_second_run_touches_nothing() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	apply; expect_rc 0 || return 1
+	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the expected result" || return 1
+	touch -d @1 "$T/tree/mm/a.c" "$T/tree/mm/b.c"
+	apply; expect_rc 0 && expect_out 'up to date' || return 1
+	[ "$(stat -c %Y "$T/tree/mm/a.c" "$T/tree/mm/b.c" | sort -u)" = 1 ] || fail "a re-run touched patched files"
+}
+
+t_changed_patch_reapplies_from_the_first_change() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	apply; expect_rc 0 || return 1
+	touch -d @1 "$T/tree/mm/a.c"
+	# Rewrite 0002 on top of 0001's result.
+	cp "$T/tree/mm/b.c" "$T/orig/mm/b.c" 2>/dev/null
+	sed -i 's/b_line_7_y;/b_line_7;/' "$T/orig/mm/b.c"
+	sed -i '/0002-b.patch/d' "$T/p/series"
+	mkpatch 0002-b.patch mm/b.c 's/b_line_9;/b_line_9_z;/'
+	apply; expect_rc 0 && expect_out 'popping 1 patch\(es\) down to the first change \(0002-b.patch\)' || return 1
+	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the changed series" || return 1
+	[ "$(stat -c %Y "$T/tree/mm/a.c")" = 1 ] || fail "the unchanged first patch was re-applied"
+}
+
+t_added_patch_applies_only_itself() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	apply; expect_rc 0 || return 1
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	apply; expect_rc 0 && expect_out 'applying \[2/2\] 0002-b.patch' || return 1
+	! printf '%s\n' "$out" | grep -q 'applying \[1/2\]' || fail "0001 was re-applied"
+}
+
+t_bad_patch_names_patch_and_hunk_and_leaves_tree_before_it() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	mkpatch 0003-a.patch mm/a.c 's/a_line_30;/a_line_30_w;/'
+	sed -i 's/^ int b_line_6;/ int b_line_6_CHANGED;/' "$T/p/0002-b.patch"
+	cp "$T/tree/mm/a.c" "$T/a.base"; sed 's/a_line_5;/a_line_5_x;/' "$T/a.base" >"$T/a.want"
+	apply; expect_rc 1 || return 1
+	expect_out 'patch 0002-b.patch does not apply' && expect_out 'mm/b.c' &&
+		expect_out 'FAILED' || return 1
+	cmp -s "$T/tree/mm/a.c" "$T/a.want" || fail "mm/a.c is not at 0001's result" || return 1
+	! grep -q b_line_7_y "$T/tree/mm/b.c" || fail "0002 was half-applied" || return 1
+	! ls "$T/tree/mm/"*.rej "$T/tree/mm/"*.orig >/dev/null 2>&1 || fail "reject files left behind" || return 1
+	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only"
+}
+
+t_patch_needing_fuzz_is_refused() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_20;/a_line_20_x;/'
+	# Break one outer context line: applies with fuzz 1, not with fuzz 0.
+	sed -i 's/^ int a_line_17;/ int a_line_17_other;/' "$T/p/0001-a.patch"
+	apply; expect_rc 1 && expect_out 'does not apply at fuzz 0'
+}
+
+t_series_names_missing_file() {
+	mktree
+	echo 0001-missing.patch >"$T/p/series"
+	apply; expect_rc 1 && expect_out "names '0001-missing.patch' but .* does not exist"
+}
+
+t_patch_file_not_in_series() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	: >"$T/p/series"
+	apply; expect_rc 1 && expect_out 'not listed in patches/series: 0001-a.patch'
+}
+
+t_missing_tree() {
+	mktree
+	run env KERNEL_SRC="$T/nonexistent" "$S/apply-series.sh"
+	expect_rc 2 && expect_out 'KERNEL_SRC=.*nonexistent: no such directory' || return 1
+	mkdir -p "$T/empty"
+	run env KERNEL_SRC="$T/empty" "$S/fetch-tree.sh"
+	expect_rc 1 && expect_out 'does not look like a kernel tree'
+}
+
+t_wrong_checksum() {
+	echo garbage >"$T/fake.tar.xz"
+	run env WORK="$T/w" PIN_TARBALL="$T/fake.tar.xz" "$S/fetch-tree.sh"
+	expect_rc 1 && expect_out 'checksum mismatch' || return 1
+	[ ! -e "$T/w/linux-source-6.12" ] || fail "a tree was extracted from a bad tarball"
+}
+
+t_dropped_config_option_is_an_error() {
+	[ -f "$REAL_TREE/scripts/kconfig/merge_config.sh" ] || { echo "SKIP: no kernel tree at $REAL_TREE (make tree)"; return 0; }
+	echo 'CONFIG_DRM_VIRTIO_GPU=y' >"$T/drop.config"
+	run env KERNEL_SRC="$REAL_TREE" BUILD="$T/build" WORK="$T/w" EXTRA_CONFIG="$T/drop.config" \
+		"$S/make-config.sh"
+	expect_rc 1 && expect_out 'Kconfig dropped 1 requested option\(s\): CONFIG_DRM_VIRTIO_GPU' || return 1
+	[ ! -e "$T/build/.config" ] || fail "a .config was written despite the dropped option"
+}
+
+t_local_edit_blocks_pop_with_a_clear_message() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	apply; expect_rc 0 || return 1
+	echo 'int hand_edit;' >>"$T/tree/mm/a.c"
+	: >"$T/p/series"; rm "$T/p/0001-a.patch"
+	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:'
+}
+
+# --- harness -----------------------------------------------------------
+cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
+n=$(echo "$cases" | wc -l)
+pass=0 failn=0 skipn=0 i=0
+echo "TAP version 13"
+echo "1..$n"
+for c in $cases; do
+	i=$((i + 1))
+	# Cases chain their checks with || return 1 (set -e does not apply
+	# inside an if condition); a case that cannot run prints "SKIP: why".
+	if ($c) >"$T/case.out" 2>&1; then
+		if grep -q '^SKIP: ' "$T/case.out"; then
+			echo "ok $i ${c#t_} # SKIP $(sed -n 's/^SKIP: //p' "$T/case.out")"
+			skipn=$((skipn + 1))
+		else
+			echo "ok $i ${c#t_}"
+			pass=$((pass + 1))
+		fi
+	else
+		echo "not ok $i ${c#t_}"
+		cat "$T/case.out"
+		failn=$((failn + 1))
+	fi
+done
+echo "$pass passed, $failn failed, $skipn skipped"
+[ -z "${COUNTS:-}" ] || printf 'host-tests\t%s\t%s\t%s\n' "$pass" "$failn" "$skipn" >>"$COUNTS"
+[ "$failn" = 0 ]
