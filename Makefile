@@ -29,11 +29,11 @@ deps tree series config build initramfs kselftests host-tests lint:
 
 ## make clean      remove build directories (keeps the extracted tree)
 clean:
-	rm -rf work/build work/logs work/results
+	rm -rf $(or $(WORK),work)/build $(or $(WORK),work)/logs $(or $(WORK),work)/results
 
 ## make distclean  remove the whole work directory
 distclean:
-	rm -rf work
+	rm -rf $(or $(WORK),work)
 
 help:
 	@sed -n 's/^## //p' Makefile

@@ -81,6 +81,10 @@ series_entries() {
 	sed -e 's/#.*//' "$1" | awk 'NF { print $1 }'
 }
 
+# ccache: key on paths relative to the checkout, so that another clone (CI)
+# hits the cache a previous one filled.
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+
 # The kernel's make, out of tree, with ccache when present.
 kmake() {
 	local cc=gcc

@@ -45,12 +45,16 @@ if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cp
 [ "$accel" = tcg ] && [ "${ACCEL:-auto}" = auto ] && [ -e /dev/kvm ] &&
 	say "KVM does not work here (probe cached in $WORK/kvm-probe): using TCG"
 
+# Disks: swap (vda) and a scratch file system (vdb), sparse, new each boot.
 swap=$WORK/swap-$TREE_TAG-$KCONFIG.img
-rm -f "$swap"
+scratch=$WORK/scratch-$TREE_TAG-$KCONFIG.img
+rm -f "$swap" "$scratch"
 truncate -s "${SWAP_MB:-1024}M" "$swap"
+truncate -s 1G "$scratch"
 args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -nodefaults -no-reboot -kernel "$kernel" -initrd "$initrd"
-      -drive "file=$swap,if=virtio,format=raw,cache=unsafe")
+      -drive "file=$swap,if=virtio,format=raw,cache=unsafe"
+      -drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
 cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 
 if [ "$mode" = shell ]; then

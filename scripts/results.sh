@@ -36,7 +36,7 @@ if ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
 	unfinished=1
 fi
 
-known=$TOP/tests/known-failures.txt
+known=${KNOWN_FAILURES:-$TOP/tests/known-failures.txt}
 awk -v known="$known" '
 BEGIN {
 	FS = "\t"

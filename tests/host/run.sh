@@ -159,6 +159,47 @@ t_local_edit_blocks_pop_with_a_clear_message() {
 	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:'
 }
 
+# A serial log as the guest writes it; $1 is spliced in before the end.
+mklog() {
+	cat <<-LOG
+	[    1.000000] Run /init as init process
+	<<< ksft-begin cgroup/test_a >>>
+	TAP version 13
+	1..3
+	ok 1 test_one
+	not ok 2 test_two
+	ok 3 # SKIP test_three
+	<<< ksft-end cgroup/test_a rc=1 >>>
+	$1
+	<<< ksft-guest-done >>>
+	LOG
+}
+results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" "$S/results.sh" "$T/serial-x.log"; }
+
+t_results_counts_pass_fail_skip() {
+	mklog '' >"$T/serial-x.log"
+	results; expect_rc 1 && expect_out '^1 passed, 1 failed, 1 skipped$'
+}
+
+t_known_failure_is_reported_not_passed() {
+	mklog '' >"$T/serial-x.log"
+	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
+	KNOWN_FAILURES=$T/kf.txt results
+	expect_rc 0 && expect_out 'known failures: 1' && expect_out '^1 passed, 0 failed, 1 skipped$'
+}
+
+t_kernel_warning_fails_the_run() {
+	mklog '[   12.345678] WARNING: CPU: 1 PID: 42 at mm/zswap.c:100 zswap_store+0x1/0x2' |
+		sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' >"$T/serial-x.log"
+	results; expect_rc 1 && expect_out 'kernel reports' && expect_out 'mm/zswap.c:100' &&
+		expect_out '^2 passed, 1 failed, 1 skipped$'
+}
+
+t_unfinished_guest_fails_the_run() {
+	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/; /ksft-guest-done/d' >"$T/serial-x.log"
+	results; expect_rc 1 && expect_out 'did not finish'
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 n=$(echo "$cases" | wc -l)
