@@ -15,6 +15,9 @@ rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,run,tests}
 cp "$bb" "$stage/bin/busybox"
 cp "$TOP/tests/guest/init" "$stage/init"
+# Static glibc resolves "localhost" (test_memcg_sock) from /etc/hosts.
+printf '127.0.0.1 localhost\n::1 localhost\n' >"$stage/etc/hosts"
+echo 'hosts: files' >"$stage/etc/nsswitch.conf"
 chmod 755 "$stage/init"
 
 : >"$stage/etc/tests.list"
