@@ -11,7 +11,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/pinned-tree.env
 . "$TOP/scripts/pinned-tree.env"
 
-WORK=${WORK:-$TOP/work}
+WORK=$(realpath -m "${WORK:-$TOP/work}")
 PATCHES=${PATCHES:-$TOP/patches}
 KCONFIG=${KCONFIG:-default}
 case $KCONFIG in default|debug) ;; *)
@@ -19,6 +19,8 @@ case $KCONFIG in default|debug) ;; *)
 	exit 2 ;;
 esac
 
+# The pinned tree, also when a parent script exported its path.
+[ "${KERNEL_SRC:-}" = "$WORK/$PIN_TOPDIR" ] && KERNEL_SRC=
 if [ -n "${KERNEL_SRC:-}" ]; then
 	_src=$KERNEL_SRC
 	KERNEL_SRC=$(cd "$_src" 2>/dev/null && pwd) || {
