@@ -2,6 +2,7 @@
 # Boot the built kernel with the test initramfs and a virtio swap disk.
 #
 #   qemu.sh test    run the kselftests, keep the serial log, check it
+#   qemu.sh bench   run the benchmark workloads (BENCH_WORKLOADS=a,b)
 #   qemu.sh shell   interactive serial console (make vm)
 #
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
@@ -21,7 +22,7 @@ initrd=$BUILD/initramfs.cpio.gz
 # is cached for the host's boot (KVM does not heal or break in between).
 pick_accel() {
 	case ${ACCEL:-auto} in kvm|tcg) echo "$ACCEL"; return ;; esac
-	[ -w /dev/kvm ] || { echo tcg; return; }
+	[ -w "${KVM_DEV:-/dev/kvm}" ] || { echo tcg; return; }
 	local cache=$WORK/kvm-probe boot
 	boot=$(cat /proc/sys/kernel/random/boot_id)
 	if [ -f "$cache" ] && [ "$(head -1 "$cache")" = "$boot" ]; then
@@ -29,8 +30,9 @@ pick_accel() {
 		return
 	fi
 	local log=$LOGS/kvm-probe.log r=tcg
-	say "probing KVM (20 s timeout)" >&2
-	timeout -k 5 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nodefaults \
+	local t=${KVM_PROBE_TIMEOUT:-20}
+	say "probing KVM (${t}s timeout)" >&2
+	timeout -k 5 "$t" qemu-system-x86_64 -accel kvm -cpu host -m 256 -nodefaults \
 		-display none -no-reboot -serial "file:$log" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 ksft.mode=probe" >/dev/null 2>&1 || true
@@ -42,7 +44,7 @@ pick_accel() {
 mkdir -p "$LOGS"
 accel=$(pick_accel)
 if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cpu max); fi
-[ "$accel" = tcg ] && [ "${ACCEL:-auto}" = auto ] && [ -e /dev/kvm ] &&
+[ "$accel" = tcg ] && [ "${ACCEL:-auto}" = auto ] && [ -e "${KVM_DEV:-/dev/kvm}" ] &&
 	say "KVM does not work here (probe cached in $WORK/kvm-probe): using TCG"
 
 # Disks: swap (vda) and a scratch file system (vdb), sparse, new each boot.
@@ -68,10 +70,21 @@ log=$LOGS/serial-$name.log
 tmo=${VM_TIMEOUT:-2400}
 tests=${TESTS:+ksft.tests=$TESTS}
 say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${tmo}s); serial log: $log"
+case $mode in
+test) guest="ksft.mode=test $tests" ;;
+bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
+*) die "unknown mode '$mode' (test, bench or shell)" ;;
+esac
+rm -f "$log.accel"
+: >"$log"	# never judge a previous run's log
 t0=$(date +%s)
 rc=0
 timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" \
-	-append "$cmdline oops=panic $tests" </dev/null || rc=$?
-say "guest ran $(($(date +%s) - t0))s"
+	-append "$cmdline oops=panic $guest" </dev/null || rc=$?
+say "guest ran $(($(date +%s) - t0))s ($accel)"
+echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
+if [ "$mode" = bench ]; then
+	exec "$TOP/scripts/results.sh" --kernel-only "$log"
+fi
 exec "$TOP/scripts/results.sh" "$log"

@@ -200,6 +200,47 @@ t_unfinished_guest_fails_the_run() {
 	results; expect_rc 1 && expect_out 'did not finish'
 }
 
+# A fake qemu-system-x86_64: with KVM it hangs (as KVM does on the
+# project's machines); with TCG it writes a passing guest log, or hangs
+# when FAKE_HANG=1.
+mkfakeqemu() {
+	mkdir -p "$T/bin" "$T/qb/arch/x86/boot"
+	touch "$T/qb/arch/x86/boot/bzImage" "$T/qb/initramfs.cpio.gz"
+	cat >"$T/bin/qemu-system-x86_64" <<-'FAKE'
+	#!/bin/bash
+	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*) log=${a#file:} ;; esac; done
+	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
+	printf '%s\n' '<<< ksft-begin cgroup/t >>>' '1..1' 'ok 1 t_one' \
+		'<<< ksft-end cgroup/t rc=0 >>>' '<<< ksft-guest-done >>>' >"$log"
+	FAKE
+	chmod +x "$T/bin/qemu-system-x86_64"
+	: >"$T/fakekvm"
+}
+qemu_run() {
+	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" KVM_DEV="$T/fakekvm" \
+		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null COUNTS= "$@" "$S/qemu.sh" test
+}
+
+t_hanging_kvm_falls_back_to_tcg() {
+	mkfakeqemu
+	local t0=$(date +%s)
+	qemu_run
+	expect_rc 0 && expect_out 'probing KVM \(2s timeout\)' && expect_out 'using TCG' &&
+		expect_out '^1 passed, 0 failed, 0 skipped$' || return 1
+	[ $(($(date +%s) - t0)) -lt 15 ] || fail "the probe did not time out promptly" || return 1
+	[ "$(sed -n 2p "$T/w/kvm-probe")" = tcg ] || fail "the probe result was not cached" || return 1
+	qemu_run
+	! printf '%s\n' "$out" | grep -q 'probing KVM' || fail "KVM was probed again in the same host boot"
+}
+
+t_hung_guest_hits_the_hard_timeout() {
+	mkfakeqemu
+	local t0=$(date +%s)
+	qemu_run ACCEL=tcg VM_TIMEOUT=3 FAKE_HANG=1
+	expect_rc 1 && expect_out 'hit the 3s timeout' && expect_out 'did not finish' || return 1
+	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the timeout did not end the guest"
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 n=$(echo "$cases" | wc -l)
