@@ -6,7 +6,7 @@
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm help deps tree series config build initramfs kselftests \
+.PHONY: all test vm bench help deps tree series config build initramfs kselftests \
 	host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -16,6 +16,11 @@ all:
 ## make test       host-side script tests, series checks, then kselftests
 test:
 	@$(RUN) deps tree host-tests series lint config build initramfs kselftests
+
+## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_N=)
+bench:
+	@scripts/run.sh deps
+	@scripts/bench.sh
 
 ## make vm         boot the patched kernel with an interactive serial console
 vm:

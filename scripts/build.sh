@@ -62,3 +62,14 @@ while read -r t; do
 	grep -q 'is up to date' "$slog" && s="up to date" || s=built
 	say "selftest $t: $s"
 done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')
+
+# Guest programs (benchmark workloads): static, built with the host's gcc.
+mkdir -p "$BUILD/guest-bin"
+for c in "$TOP"/tests/bench/*.c; do
+	[ -e "$c" ] || continue
+	b=$BUILD/guest-bin/$(basename "$c" .c)
+	[ "$b" -nt "$c" ] && continue
+	gcc -O2 -Wall -Wextra -static -o "$b" "$c" ||
+		die "building guest program $c failed"
+	say "guest program $(basename "$b"): built"
+done

@@ -28,11 +28,14 @@ while read -r t; do
 	fi
 	echo "$t" >>"$stage/etc/tests.list"
 done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')
-# Guest-side programs built from tests/ (workloads, soak), if any.
-if [ -d "$BUILD/guest-bin" ]; then
-	mkdir -p "$stage/tests/bin"
-	cp "$BUILD/guest-bin"/* "$stage/tests/bin/" 2>/dev/null || true
-fi
+# Benchmark workloads (built by build.sh from tests/bench/*.c) and their
+# runner.
+mkdir -p "$stage/tests/bin"
+for f in "$BUILD"/guest-bin/*; do
+	[ -e "$f" ] && cp "$f" "$stage/tests/bin/"
+done
+cp "$TOP/tests/guest/bench-run" "$stage/bin/bench-run"
+cp "$TOP/tests/bench/workloads.list" "$stage/etc/bench.list"
 
 # Fixed mtimes and order make the archive reproducible, so "unchanged"
 # can be decided by comparing bytes.
