@@ -159,6 +159,25 @@ t_local_edit_blocks_pop_with_a_clear_message() {
 	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:'
 }
 
+t_lint_rejects_incomplete_mails() {
+	mktree
+	mkdir -p "$T/tree/scripts"
+	printf '#!/bin/sh\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"	# style is not tested here
+	chmod +x "$T/tree/scripts/checkpatch.pl"
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	# A complete mail: changelog, sign-off, diffstat.
+	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] mm: a: change a line\n\n'
+	  printf 'Why this is needed.\nWhat it does.\nWhat it measured.\n\n'
+	  printf 'Signed-off-by: Test <test@example.org>\n---\n mm/a.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n'
+	  sed -n '/^--- a/,$p' "$T/p/0001-a.patch"; } >"$T/good" && cp "$T/good" "$T/p/0001-a.patch"
+	apply; expect_rc 0 || return 1
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	expect_rc 0 && expect_out '^2 passed, 0 failed' || return 1
+	sed -i 's/^What it measured./MEASURED-RESULTS-GO-HERE/; /^Signed-off-by/d' "$T/p/0001-a.patch"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder'
+}
+
 # A serial log as the guest writes it; $1 is spliced in before the end.
 mklog() {
 	cat <<-LOG
