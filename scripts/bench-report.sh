@@ -53,7 +53,7 @@ for w in $(cut -d, -f2 "$stats" | sort -u); do
 		"$stats" | sort -n >"$dat"
 	if command -v gnuplot >/dev/null 2>&1 && [ -s "$dat" ]; then
 		gnuplot <<-GP
-		set terminal pngcairo size 1000,500 noenhanced
+		set terminal pngcairo size 1200,600 noenhanced
 		set output "$out/$w.png"
 		set title "$w: series relative to base (base median = 100), $runs runs, $accel"
 		set style fill solid 0.6
@@ -61,6 +61,8 @@ for w in $(cut -d, -f2 "$stats" | sort -u); do
 		set ylabel "% of base median"
 		set xtics rotate by -45
 		set grid ytics
+		set yrange [0:*]
+		set bmargin 9
 		set arrow from graph 0, first 100 to graph 1, first 100 nohead dt 2
 		plot "$dat" using 0:3:xtic(2) with boxes title "series median", \
 		     "" using 0:3:4:5 with yerrorbars lc rgb "black" pt -1 title "series min..max"
