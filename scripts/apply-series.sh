@@ -33,11 +33,18 @@ unlisted=$(cd "$PATCHES" && find . -name '*.patch' | sed 's|^\./||' | sort |
 have=()
 [ -f "$KERNEL_SRC/.pc/applied-patches" ] && mapfile -t have <"$KERNEL_SRC/.pc/applied-patches"
 
-# Length of the common prefix: same name and same bytes.
+# The diff of a patch mail: from its first "diff"/"---" header to the
+# end, without the signature. A changelog-only edit changes nothing in
+# the tree, so it must not pop and re-push (and rebuild) anything.
+diffpart() { awk '/^(diff |--- |Index: )/ { d = 1 } d && /^-- $/ { exit } d' "$1"; }
+
+# Length of the common prefix: same name and same diff.
 k=0
 while [ $k -lt ${#have[@]} ] && [ $k -lt ${#want[@]} ] &&
       [ "${have[$k]}" = "${want[$k]}" ] &&
-      cmp -s "$KERNEL_SRC/$SNAP/${have[$k]}" "$PATCHES/${want[$k]}"; do
+      [ "$(diffpart "$KERNEL_SRC/$SNAP/${have[$k]}")" = "$(diffpart "$PATCHES/${want[$k]}")" ]; do
+	cmp -s "$KERNEL_SRC/$SNAP/${have[$k]}" "$PATCHES/${want[$k]}" ||
+		cp "$PATCHES/${want[$k]}" "$KERNEL_SRC/$SNAP/${have[$k]}"	# changelog only
 	k=$((k + 1))
 done
 

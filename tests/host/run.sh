@@ -79,6 +79,17 @@ t_changed_patch_reapplies_from_the_first_change() {
 	[ "$(stat -c %Y "$T/tree/mm/a.c")" = 1 ] || fail "the unchanged first patch was re-applied"
 }
 
+t_changelog_only_edit_reapplies_nothing() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	apply; expect_rc 0 || return 1
+	touch -d @1 "$T/tree/mm/a.c"
+	sed -i 's/^Subject: \[PATCH\] 0001-a.patch/Subject: [PATCH] mm: a: better words/' "$T/p/0001-a.patch"
+	apply; expect_rc 0 && expect_out 'up to date' || return 1
+	[ "$(stat -c %Y "$T/tree/mm/a.c")" = 1 ] || fail "a changelog edit re-applied the patch" || return 1
+	cmp -s "$T/p/0001-a.patch" "$T/tree/.series/0001-a.patch" || fail "the snapshot kept the old changelog"
+}
+
 t_added_patch_applies_only_itself() {
 	mktree
 	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
