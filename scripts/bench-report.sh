@@ -7,6 +7,15 @@
 set -eu
 csv=$1 out=$2 accel=$3 runs=$4 desc=$5
 
+# Derived per run: swap_ra_hit_pct = swap_ra_hit * 100 / swap_ra.
+derived=$out/derived.csv
+gawk -F, 'NR > 1 && ($5 == "swap_ra" || $5 == "swap_ra_hit") { v[$1 "," $2 "," $3 "," $4][$5] = $6 }
+	END { for (k in v) if (v[k]["swap_ra"] > 0)
+		printf "%s,swap_ra_hit_pct,%.1f\n", k, v[k]["swap_ra_hit"] * 100 / v[k]["swap_ra"] }' \
+	"$csv" >"$derived"
+csv_all=$out/all.csv
+cat "$csv" "$derived" >"$csv_all"
+
 # Per kernel, workload and metric: min, median, max (gawk for asort).
 stats=$out/stats.csv
 gawk -F, 'NR > 1 && $5 != "status" { v[$1 "," $4 "," $5][++n[$1 "," $4 "," $5]] = $6
@@ -17,7 +26,7 @@ gawk -F, 'NR > 1 && $5 != "status" { v[$1 "," $4 "," $5][++n[$1 "," $4 "," $5]] 
 			m = asort(v[k], s); med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
 			split(k, f, ","); printf "%s,%s,%s,%d,%s,%s,%s\n", f[1], f[2], f[3], ord[f[2] "," f[3]], s[1], med, s[m]
 		}
-	}' "$csv" | sort -t, -k2,2 -k4,4n >"$stats"
+	}' "$csv_all" | sort -t, -k2,2 -k4,4n >"$stats"
 
 for w in $(cut -d, -f2 "$stats" | sort -u); do
 	txt=$out/$w.txt
