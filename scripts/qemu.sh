@@ -84,6 +84,7 @@ timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log
 say "guest ran $(($(date +%s) - t0))s ($accel)"
 echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
+export EXPECT_CPUS=${VM_CPUS:-2}
 if [ "$mode" = bench ]; then
 	exec "$TOP/scripts/results.sh" --kernel-only "$log"
 fi

@@ -38,6 +38,15 @@ if ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
 	unfinished=1
 fi
 
+# The guest must see the vCPUs it was given (EXPECT_CPUS, from qemu.sh):
+# races the tests look for need them, and so do the benchmark numbers.
+cpus=$(sed -n 's/^guest: .* \([0-9][0-9]*\) cpu(s),.*/\1/p' "$clean" | head -1)
+if [ -n "${EXPECT_CPUS:-}" ] && [ -n "$cpus" ] && [ "$cpus" != "$EXPECT_CPUS" ]; then
+	echo "==> the guest saw $cpus of the $EXPECT_CPUS vCPUs it was given (kernel config: ACPI?)" >&2
+	bad=1
+	cpufail=1
+fi
+
 # --kernel-only: a benchmark run, judged by its kernel log alone.
 [ $kernel_only = 0 ] || exit $bad
 
@@ -86,6 +95,7 @@ function emit(res, test, note) {
 # A kernel report or an unfinished run is a failure of its own.
 [ -z "${kreport:-}" ] || printf 'kernel\t(log)\tfail\tkernel report in the serial log\n' >>"$out"
 [ -z "${unfinished:-}" ] || printf 'guest\t(run)\tfail\tguest did not finish\n' >>"$out"
+[ -z "${cpufail:-}" ] || printf 'guest\t(cpus)\tfail\tguest saw %s of %s vCPUs\n' "$cpus" "$EXPECT_CPUS" >>"$out"
 
 count() { awk -F'\t' -v r="$1" '$3 == r' "$out" | wc -l; }
 pass=$(count pass) fail=$(count fail) skip=$(count skip)
