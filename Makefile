@@ -6,8 +6,8 @@
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench help deps tree series config build initramfs kselftests \
-	host-tests lint clean distclean
+.PHONY: all test vm bench check-series soak help deps tree series config build initramfs \
+	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
 all:
@@ -21,6 +21,18 @@ test:
 bench:
 	@scripts/run.sh deps
 	@scripts/bench.sh
+
+## make check-series  build, boot and test every point of the series (FROM=, TO=)
+check-series:
+	@$(RUN) deps
+	@scripts/check-series.sh
+
+## make soak      the data-integrity soak alone, long (SOAK_ARGS=-d,600,-m,24)
+soak:
+	@$(RUN) $(PIPELINE)
+	@TESTS=guest/soak VM_TIMEOUT=$(or $(VM_TIMEOUT),3600) \
+		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),-d,600,-m,24)" \
+		scripts/qemu.sh test
 
 ## make vm         boot the patched kernel with an interactive serial console
 vm:

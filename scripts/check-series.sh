@@ -1,0 +1,252 @@
+#!/bin/bash
+# make check-series: walk the stack from the base to the top, one patch at
+# a time, in a work directory of its own ($WORK/check-series: its own tree
+# and build dir, sharing ccache with the main one). At every point:
+#   apply    the patch pushed by quilt at fuzz 0 (or "offsets")
+#   build    incremental kernel build, the selftests, the guest programs
+#   W=1      the kernel .c files the patch touches, compiled with W=1 before
+#            and after it: any warning the patch adds fails the point
+#   ckpatch  scripts/checkpatch.pl --strict on the patch mail
+#   boot     the guest reached the end of its run with no kernel report
+#   ksft     the tree's kselftests of tests/kselftests.list (CHECK_TESTS=
+#            overrides) passed/failed/skipped; tests/series-expect.txt names
+#            the patch that fixes each feature test: before it, the test
+#            must fail (the old behaviour, shown as "xf"), from it on pass
+# FROM= and TO= limit the walk: a 1-based index, or a string matching a
+# patch name (FROM: first match, TO: last match), e.g. FROM=writeback-off/
+# TO=writeback-off/ for one group. The point before FROM is built, not
+# booted. Each point's logs are kept in $WORK/check-series/points/.
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ "$PINNED" = 1 ] || die "check-series walks the series on the pinned tree; unset KERNEL_SRC"
+S=$TOP/scripts
+CW=$WORK/check-series
+EXPECT=${SERIES_EXPECT:-$TOP/tests/series-expect.txt}
+mapfile -t all < <(series_entries "$PATCHES/series")
+n=${#all[@]}
+[ "$n" -gt 0 ] || die "patches/series is empty: nothing to walk"
+
+# index SPEC first|last: a 1-based point number from a number or a name.
+index() {
+	local i
+	case $1 in
+	''|*[!0-9]*) ;;
+	*) [ "$1" -ge 1 ] && [ "$1" -le "$n" ] || die "no patch number $1 (1..$n)"
+	   echo "$1"; return ;;
+	esac
+	if [ "$2" = first ]; then
+		for ((i = 0; i < n; i++)); do
+			case ${all[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
+		done
+	else
+		for ((i = n - 1; i >= 0; i--)); do
+			case ${all[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
+		done
+	fi
+	die "no patch in patches/series matches '$1'" "see: grep -v '^#' patches/series"
+}
+from=1 to=$n
+[ -z "${FROM:-}" ] || from=$(index "$FROM" first)
+[ -z "${TO:-}" ] || to=$(index "$TO" last)
+[ "$from" -le "$to" ] || die "FROM ($from) comes after TO ($to)"
+
+# Patch index (1-based) that makes each expected test pass.
+declare -A fixed_by
+if [ -f "$EXPECT" ]; then
+	while IFS=$'\t' read -r t p; do
+		case $t in ''|'#'*) continue ;; esac
+		fixed_by[$t]=0
+		for ((i = 0; i < n; i++)); do
+			[ "${all[$i]}" = "$p" ] && fixed_by[$t]=$((i + 1))
+		done
+		[ "${fixed_by[$t]}" != 0 ] ||
+			die "$EXPECT: $t names '$p', which is not in patches/series"
+	done <"$EXPECT"
+fi
+
+# The kselftests of the tree (not the project's guest/ tests, which do not
+# change along the series); CHECK_TESTS=a,b overrides.
+tests=${CHECK_TESTS:-$(test_list | grep -v '^guest/' | paste -sd,)}
+
+mkdir -p "$CW/points"
+exec 8>"$CW/.walk-lock"
+flock -n 8 || die "another check-series is running ($CW)"
+matrix=$CW/matrix.txt
+: >"$matrix"
+tsv=$CW/matrix.tsv
+: >"$tsv"
+checks_pass=0 checks_fail=0
+t_walk=$(date +%s)
+
+# Run in the check-series work dir: own tree, build dir and lock.
+cw() { env -u KERNEL_SRC -u BUILD -u COUNTS WORK="$CW" "$@"; }
+build_dir() { cw bash -c '. "$1/lib.sh"; echo "$BUILD"' _ "$S"; }
+tree=$CW/$PIN_TOPDIR
+
+# prepare K: the tree and build at point K (K patches), quietly logged.
+prepare() {
+	local k=$1 pd=$CW/patches-$1 i
+	rm -rf "$pd"
+	mkdir -p "$pd"
+	: >"$pd/series"
+	for ((i = 0; i < k; i++)); do
+		mkdir -p "$pd/$(dirname "${all[$i]}")"
+		cp "$PATCHES/${all[$i]}" "$pd/${all[$i]}"
+		echo "${all[$i]}" >>"$pd/series"
+	done
+	cw PATCHES="$pd" "$S/run.sh" tree series config build initramfs
+}
+
+# Kernel .c files a patch touches (tools/ excluded: not kbuild objects).
+touched_c() {
+	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$1" | grep -v '^tools/' || true
+}
+
+# w1 OUT FILE...: compile FILEs with W=1; warnings (line numbers dropped)
+# for each file go to OUT.
+w1() {
+	local out=$1 f
+	shift
+	: >"$out"
+	for f in "$@"; do
+		[ -f "$tree/$f" ] || continue
+		cw bash -c '. "$1/lib.sh"; kmake W=1 "$2"' _ "$S" "${f%.c}.o" 2>&1 |
+			grep -E 'warning:' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u >>"$out" || true
+	done
+}
+
+row() {
+	printf '%-3s %-68s %-7s %-6s %-6s %-7s %-5s %-16s %5ss  %s\n' "$@" | tee -a "$matrix"
+}
+check() { if [ "$1" = ok ]; then checks_pass=$((checks_pass + 1)); else checks_fail=$((checks_fail + 1)); fi; }
+
+say "check-series: points $from..$to of $n (work dir $CW)"
+prev=$((from - 1))
+say "preparing the starting point: $prev patch(es)"
+t0=$(date +%s)
+log=$CW/points/$(printf %02d "$prev")-start.log
+if ! prepare "$prev" >"$log" 2>&1; then
+	tail -20 "$log" >&2
+	die "could not build the starting point ($prev patches; log: $log)" "make series build"
+fi
+row "#" patch apply build W=1 ckpatch boot "ksft p/f/s/xf" time notes
+row "$prev" "$([ "$prev" = 0 ] && echo '(base)' || echo "${all[$((prev - 1))]}")" - built - - - - \
+	"$(($(date +%s) - t0))" "starting point, built only"
+
+failed_points=()
+for ((k = from; k <= to; k++)); do
+	p=${all[$((k - 1))]}
+	pdir=$CW/points/$(printf %02d "$k")-$(basename "$p" .patch)
+	rm -rf "$pdir"
+	mkdir -p "$pdir"
+	t0=$(date +%s)
+	say "[$k/$n] $p"
+	notes=() apply=- build=- wnew=- ck=- boot=- ksft=-
+	mapfile -t cfiles < <(touched_c "$PATCHES/$p")
+	[ ${#cfiles[@]} = 0 ] || w1 "$pdir/w1-before.txt" "${cfiles[@]}"
+
+	if prepare "$k" >"$pdir/prepare.log" 2>&1; then
+		apply=ok build=ok
+		grep -q 'offset' "$pdir/prepare.log" && apply=offsets
+	else
+		if grep -q 'series: FAILED' "$pdir/prepare.log"; then apply=FAIL; else apply=ok build=FAIL; fi
+		grep -E '^error:|^  next:|FAILED|Hunk' "$pdir/prepare.log" | head -5 | sed 's/^/    /' >&2
+		notes+=("see $pdir/prepare.log")
+	fi
+	check "$([ "$apply" = FAIL ] && echo FAIL || echo ok)"
+	[ "$apply" = FAIL ] || check "$build"
+
+	if [ "$build" = ok ]; then
+		if [ ${#cfiles[@]} = 0 ]; then
+			wnew="n/a"
+		else
+			w1 "$pdir/w1-after.txt" "${cfiles[@]}"
+			comm -13 "$pdir/w1-before.txt" "$pdir/w1-after.txt" >"$pdir/w1-new.txt"
+			if [ -s "$pdir/w1-new.txt" ]; then
+				wnew="+$(wc -l <"$pdir/w1-new.txt")"
+				notes+=("new W=1 warnings: $pdir/w1-new.txt")
+				sed 's/^/    /' "$pdir/w1-new.txt" >&2
+				check FAIL
+			else
+				wnew=0
+				check ok
+			fi
+		fi
+	fi
+
+	if (cd "$tree" && scripts/checkpatch.pl --strict -q "$PATCHES/$p") >"$pdir/checkpatch.txt" 2>&1; then
+		ck=ok
+	else
+		ck=FAIL
+		notes+=("checkpatch: $pdir/checkpatch.txt")
+	fi
+	check "$ck"
+
+	if [ "$build" = ok ]; then
+		name=check-series-$(printf %02d "$k")
+		cw RUN_NAME="$name" TESTS="$tests" "$S/qemu.sh" test >"$pdir/kselftests.txt" 2>&1 || true
+		slog=$CW/logs/serial-$name.log
+		cp "$slog" "$pdir/serial.log" 2>/dev/null || true
+		res=$CW/results/$name.tsv
+		if grep -q '<<< ksft-guest-done >>>' "$slog" 2>/dev/null &&
+		   ! grep -q $'^kernel\t' "$res" 2>/dev/null; then
+			boot=ok
+		else
+			boot=FAIL
+			notes+=("guest: $pdir/kselftests.txt")
+		fi
+		check "$boot"
+		# Feature tests before their fix must fail: that is the old
+		# behaviour, "xf". Known failures of the base also count as xf.
+		kp=0 kf=0 ks=0 kx=0
+		while IFS=$'\t' read -r bin test res_ note; do
+			key=$bin:$test fix=${fixed_by[$bin:$test]:-0}
+			if [ "$fix" -gt "$k" ]; then
+				if [ "$res_" = fail ]; then
+					kx=$((kx + 1))
+					notes+=("$test fails: old behaviour (fixed by patch $fix)")
+					check ok
+				else
+					kf=$((kf + 1))
+					notes+=("$test: $res_ before its fix (patch $fix): does not show the old behaviour")
+					check FAIL
+				fi
+				continue
+			fi
+			case $res_ in
+			pass|xpass) kp=$((kp + 1)); check ok
+				[ "$fix" != "$k" ] || notes+=("$test passes: fixed here") ;;
+			fail) kf=$((kf + 1)); check FAIL; notes+=("FAIL $key") ;;
+			xfail) kx=$((kx + 1)); check ok ;;
+			skip) ks=$((ks + 1)) ;;
+			esac
+		done < <(cat "$res" 2>/dev/null)
+		ksft=$kp/$kf/$ks/$kx
+		[ -s "$res" ] || { ksft=none; check FAIL; notes+=("no kselftest result"); }
+		cp "$res" "$pdir/results.tsv" 2>/dev/null || true
+	fi
+
+	dt=$(($(date +%s) - t0))
+	bad=0
+	for v in "$apply" "$build" "$ck" "$boot"; do [ "$v" != FAIL ] || bad=1; done
+	case $wnew in +*) bad=1 ;; esac
+	case $ksft in none|*/[1-9]*/*/*) bad=1 ;; esac
+	[ $bad = 0 ] || failed_points+=("$k")
+	row "$k" "$p" "$apply" "$build" "$wnew" "$ck" "$boot" "$ksft" "$dt" \
+		"$(IFS=';'; echo "${notes[*]:-}" | sed 's/;/; /g')"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$p" "$apply" "$build" "$wnew" "$ck" \
+		"$boot" "$ksft" "$dt" >>"$tsv"
+	[ "$apply" != FAIL ] && [ "$build" != FAIL ] || break
+done
+
+echo
+echo "matrix: $matrix (logs per point in $CW/points/)"
+echo "walk took $(($(date +%s) - t_walk))s for points $from..$to"
+if [ ${#failed_points[@]} -gt 0 ]; then
+	for k in "${failed_points[@]}"; do
+		echo "FAILED at point $k: ${all[$((k - 1))]}"
+	done
+fi
+[ -z "${COUNTS:-}" ] || printf 'check-series\t%s\t%s\t0\n' "$checks_pass" "$checks_fail" >>"$COUNTS"
+echo "total: $checks_pass passed, $checks_fail failed, 0 skipped (checks over points $from..$to)"
+[ ${#failed_points[@]} = 0 ]
