@@ -48,6 +48,7 @@ command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 kst=$BUILD/kselftest
 while read -r t; do
 	dir=${t%/*} bin=${t##*/}
+	[ "$dir" != guest ] || continue	# tests/guest/tests/: scripts
 	src=$KERNEL_SRC/tools/testing/selftests/$dir
 	if [ ! -f "$src/$bin.c" ]; then
 		say "selftest $t: not in this tree, skipped"
@@ -61,11 +62,11 @@ while read -r t; do
 		{ cat "$slog" >&2; die "building selftest $t failed (log: $slog)"; }
 	grep -q 'is up to date' "$slog" && s="up to date" || s=built
 	say "selftest $t: $s"
-done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')
+done < <(test_list)
 
 # Guest programs (benchmark workloads): static, built with the host's gcc.
 mkdir -p "$BUILD/guest-bin"
-for c in "$TOP"/tests/bench/*.c; do
+for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c; do
 	[ -e "$c" ] || continue
 	b=$BUILD/guest-bin/$(basename "$c" .c)
 	[ "$b" -nt "$c" ] && continue

@@ -77,6 +77,16 @@ timed() {
 	return $rc
 }
 
+# The guest's test list: tests/kselftests.list, plus
+# tests/kselftests-debug.list for KCONFIG=debug. Entries under guest/ are
+# scripts from tests/guest/tests/, the others kselftests of the tree.
+test_list() {
+	local f=$TOP/tests/kselftests.list
+	[ "$KCONFIG" != debug ] || f="$f $TOP/tests/kselftests-debug.list"
+	# shellcheck disable=SC2086
+	cat $f | grep -v '^#' | awk 'NF'
+}
+
 # Active (non-comment) entries of a series file, one patch name a line.
 series_entries() {
 	[ -f "$1" ] || return 0

@@ -26,8 +26,21 @@ while read -r t; do
 		mkdir -p "$stage/tests/${t%/*}"
 		cp "$BUILD/kselftest/$t" "$stage/tests/$t"
 	fi
+	if [ "${t%%/*}" = guest ]; then
+		mkdir -p "$stage/tests/guest"
+		cp "$TOP/tests/guest/tests/${t#guest/}" "$stage/tests/$t"
+	fi
 	echo "$t" >>"$stage/etc/tests.list"
-done < <(grep -v '^#' "$TOP/tests/kselftests.list" | awk 'NF')
+done < <(test_list)
+# stress-ng (Debian's, dynamically linked) with the libraries it needs.
+if command -v stress-ng >/dev/null 2>&1; then
+	sng=$(command -v stress-ng)
+	cp "$sng" "$stage/bin/stress-ng"
+	ldd "$sng" | grep -oE '/[^ ]+' | while read -r lib; do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+fi
 # Benchmark workloads (built by build.sh from tests/bench/*.c) and their
 # runner.
 mkdir -p "$stage/tests/bin"
