@@ -33,6 +33,23 @@ unlisted=$(cd "$PATCHES" && find . -name '*.patch' | sed 's|^\./||' | sort |
 have=()
 [ -f "$KERNEL_SRC/.pc/applied-patches" ] && mapfile -t have <"$KERNEL_SRC/.pc/applied-patches"
 
+# A push cut short (Ctrl-C, kill, a full disk) leaves quilt's backups of
+# the patch's files in .pc/<patch>/ without the patch in applied-patches,
+# and the tree half-patched. Put those files back, as quilt's pop would.
+backup_files=/usr/share/quilt/scripts/backup-files
+if [ -d "$KERNEL_SRC/.pc" ]; then
+	while read -r d; do
+		p=${d#"$KERNEL_SRC/.pc/"}
+		printf '%s\n' "${have[@]}" | grep -qxF "$p" && continue
+		warn "$p: a push of it was interrupted; restoring the files it had changed"
+		[ -x "$backup_files" ] || die "quilt's $backup_files is missing" "apt-get install --reinstall quilt"
+		(cd "$KERNEL_SRC" && "$backup_files" -B ".pc/$p/" -r -t -s -) ||
+			die "could not restore the files of $p from $KERNEL_SRC/.pc/$p" \
+				"make distclean, then make (re-extracts the tree)"
+		rm -rf "$d"
+	done < <(find "$KERNEL_SRC/.pc" -mindepth 1 -type d -name '*.patch' -prune)
+fi
+
 # The diff of a patch mail: from its first "diff"/"---" header to the
 # end, without the signature. A changelog-only edit changes nothing in
 # the tree, so it must not pop and re-push (and rebuild) anything.

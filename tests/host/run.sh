@@ -115,6 +115,64 @@ t_bad_patch_names_patch_and_hunk_and_leaves_tree_before_it() {
 	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only"
 }
 
+# The state a Ctrl-C in the middle of "quilt push" leaves: the patch's
+# backups in .pc/, the patch not recorded, its files partly changed.
+t_interrupted_push_is_rolled_back_and_redone() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-ab.patch mm/a.c 's/a_line_30;/a_line_30_w;/'
+	cp "$T/orig/mm/b.c" "$T/new"; sed -i 's/b_line_7;/b_line_7_y;/' "$T/new"
+	diff -u --label a/mm/b.c --label b/mm/b.c "$T/orig/mm/b.c" "$T/new" >>"$T/p/0002-ab.patch" || true
+	cp "$T/new" "$T/orig/mm/b.c"
+	apply; expect_rc 0 || return 1
+	# Undo the record of 0002 and half of its change: mm/b.c as before it.
+	sed -i '/0002-ab.patch/d' "$T/tree/.pc/applied-patches"
+	cp "$T/tree/.pc/0002-ab.patch/mm/b.c" "$T/tree/mm/b.c"
+	apply; expect_rc 0 && expect_out '0002-ab.patch: a push of it was interrupted' &&
+		expect_out 'applying \[2/2\] 0002-ab.patch' || return 1
+	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the series after recovery"
+}
+
+# A real SIGINT while quilt pushes a long series, then a re-run.
+t_ctrl_c_during_apply_then_rerun_completes() {
+	mktree
+	local i
+	for i in $(seq 1 40); do
+		mkpatch "$(printf %04d "$i")-a.patch" mm/a.c "s/a_line_$i;/a_line_${i}_x;/"
+	done
+	# A slow patch(1), so that the signal lands in the middle of the run.
+	mkdir -p "$T/slow"
+	printf '#!/bin/sh\nsleep 0.2\nexec %s "$@"\n' "$(command -v patch)" >"$T/slow/patch"
+	chmod +x "$T/slow/patch"
+	# Job control: the run gets a process group of its own, as at a
+	# terminal, and the signal goes to all of it (quilt, patch).
+	set -m
+	env PATH="$T/slow:$PATH" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" \
+		"$S/apply-series.sh" >"$T/int.out" 2>&1 &
+	local pid=$!
+	set +m
+	for i in $(seq 1 100); do
+		grep -q 'applying \[5/' "$T/int.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -INT -- -"$pid" 2>/dev/null || true
+	wait "$pid" || true
+	! grep -q 'series applied' "$T/int.out" || { out=$(cat "$T/int.out"); fail "the run was not interrupted"; } || return 1
+	apply; expect_rc 0 && expect_out 'series applied: 40 patch' || return 1
+	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs after the interrupted run and a re-run"
+}
+
+t_missing_tool_names_the_package() {
+	mktree
+	mkdir -p "$T/bin"
+	local c
+	for c in bash dirname realpath cat sed awk grep find mkdir cp sha1sum cut printf; do
+		ln -sf "$(command -v "$c")" "$T/bin/$c" 2>/dev/null || true
+	done
+	run env PATH="$T/bin" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$T/bin/bash" "$S/apply-series.sh"
+	expect_rc 1 && expect_out "'quilt' is not installed" && expect_out 'next: make deps'
+}
+
 t_patch_needing_fuzz_is_refused() {
 	mktree
 	mkpatch 0001-a.patch mm/a.c 's/a_line_20;/a_line_20_x;/'
@@ -228,6 +286,13 @@ t_kernel_warning_fails_the_run() {
 t_unfinished_guest_fails_the_run() {
 	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/; /ksft-guest-done/d' >"$T/serial-x.log"
 	results; expect_rc 1 && expect_out 'did not finish'
+}
+
+t_guest_missing_vcpus_fails_the_run() {
+	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' |
+		sed '1a guest: 6.12.117, 1 cpu(s), 1000000 kB, zswap enabled=Y compressor=zstd' >"$T/serial-x.log"
+	EXPECT_CPUS=2 results; expect_rc 1 && expect_out 'saw 1 of the 2 vCPUs' || return 1
+	EXPECT_CPUS=1 results; expect_rc 0
 }
 
 # A fake qemu-system-x86_64: with KVM it hangs (as KVM does on the
