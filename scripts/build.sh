@@ -7,6 +7,14 @@ set -eu
 [ -f "$BUILD/.config" ] || die "no $BUILD/.config" "make config"
 mkdir -p "$LOGS"
 
+# Room for the build: a first build of the guest kernel takes about 300
+# MiB (KASAN: more), a rebuild little. BUILD_MIN_MB overrides.
+free_mb=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
+if [ -f "$BUILD/vmlinux" ]; then min=${BUILD_MIN_MB:-100}; else min=${BUILD_MIN_MB:-600}; fi
+[ "$free_mb" -ge "$min" ] ||
+	die "only $free_mb MiB free for the build directory $BUILD (needs about $min MiB)" \
+		"free space there (df -h $BUILD), or use WORK= on a bigger disk; then: make build"
+
 # run_logged NAME LOG CMD...: run with output to LOG, a progress line
 # every 30 s, and the log's tail on failure.
 run_logged() {
@@ -37,8 +45,12 @@ wait_for() {
 
 log=$LOGS/kernel-$TREE_TAG-$KCONFIG.log
 say "building bzImage in $BUILD (-j$(nproc)$(command -v ccache >/dev/null && echo ', ccache'))"
-run_logged kernel "$log" kmake bzImage headers ||
+if ! run_logged kernel "$log" kmake bzImage headers; then
+	grep -q 'No space left on device' "$log" &&
+		die "the disk of $BUILD filled up during the build (log: $log)" \
+			"free space (df -h $BUILD), then: make build (it resumes)"
 	die "kernel build failed (log: $log)" "fix the error above, then: make build"
+fi
 n=$(grep -cE '^  (CC|AS|LD|AR)' "$log" || true)
 say "kernel: $n object(s) rebuilt; $(ls -l "$BUILD/arch/x86/boot/bzImage" | awk '{print $5}') bytes bzImage"
 
