@@ -59,6 +59,36 @@ args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
 cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 
+# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc and
+# root, instead of the initramfs; VM_RUN='cmd' runs cmd there and powers
+# off (log in $LOGS/serial-rootfs.log), else an interactive console.
+if [ -n "${ROOTFS:-}" ]; then
+	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known"
+	img=$WORK/rootfs/${ROOTFS_SUITE:-bookworm}.img
+	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
+	keep=()
+	for a in "${args[@]}"; do
+		[ "$a" = -initrd ] || [ "$a" = "$initrd" ] || keep+=("$a")
+	done
+	args=("${keep[@]}")
+	args+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
+	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"
+	if [ -n "${VM_RUN:-}" ]; then
+		log=$LOGS/serial-rootfs.log
+		say "booting $kernel on $img ($accel), running: $VM_RUN"
+		: >"$log"
+		rc=0
+		timeout -k 10 "${VM_TIMEOUT:-600}" "${args[@]}" -display none -monitor none \
+			-serial "file:$log" -append "$cmdline zstack.run=${VM_RUN// /,}" </dev/null || rc=$?
+		tail -25 "$log"
+		grep -q '^zswap-stack: exit status 0' "$log" ||
+			die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
+		exit 0
+	fi
+	say "booting $kernel on $img ($accel); quit with 'exit' or Ctrl-A X"
+	exec "${args[@]}" -nographic -serial mon:stdio -append "$cmdline"
+fi
+
 if [ "$mode" = shell ]; then
 	say "booting $kernel ($accel); quit with 'reboot -f' or Ctrl-A X"
 	exec "${args[@]}" -nographic -serial mon:stdio \
