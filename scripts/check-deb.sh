@@ -1,0 +1,41 @@
+#!/bin/bash
+# check-deb.sh LINUX-IMAGE.deb: the package make deb built is what a user
+# installs: its metadata names a kernel image package, it carries the
+# kernel, its config and (with CONFIG_MODULES) modules, and the config has
+# every option of kernel-config/zswap-memcg.config.
+set -eu
+. "$(dirname "$0")/lib.sh"
+deb=${1:?usage: check-deb.sh linux-image-....deb}
+[ -f "$deb" ] || die "no package $deb" "make deb"
+need dpkg-deb
+bad=0
+no() { printf '  FAIL %s\n' "$*"; bad=1; }
+ok() { printf '  ok   %s\n' "$*"; }
+
+info=$(dpkg-deb -I "$deb")
+pkg=$(dpkg-deb -f "$deb" Package)
+ver=$(dpkg-deb -f "$deb" Version)
+arch=$(dpkg-deb -f "$deb" Architecture)
+kver=${pkg#linux-image-}
+say "checking $deb: $pkg $ver $arch"
+case $pkg in linux-image-*-zswap-stack-*) ok "package $pkg names the series" ;;
+*) no "package name $pkg lacks the series' local version" ;; esac
+[ "$arch" = amd64 ] && ok "architecture amd64" || no "architecture $arch"
+printf '%s\n' "$info" | grep -q '^ *Description:' && ok "has a description" || no "no Description"
+
+list=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
+has() { printf '%s\n' "$list" | grep -qE "$1"; }
+has "^\./boot/vmlinuz-$kver\$" && ok "kernel ./boot/vmlinuz-$kver" || no "no ./boot/vmlinuz-$kver"
+has "^\./boot/config-$kver\$" && ok "config ./boot/config-$kver" || no "no ./boot/config-$kver"
+has "^\./boot/System.map-$kver\$" && ok "System.map" || no "no System.map"
+
+cfg=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./boot/config-$kver" 2>/dev/null || true)
+if grep -qx 'CONFIG_MODULES=y' <<<"$cfg"; then
+	n=$(printf '%s\n' "$list" | grep -cE "^\./lib/modules/$kver/.*\.ko(\.xz|\.zst)?\$" || true)
+	[ "$n" -gt 0 ] && ok "$n module(s) in ./lib/modules/$kver" || no "CONFIG_MODULES=y but no module"
+fi
+while read -r line; do
+	grep -qxF "$line" <<<"$cfg" && ok "config has $line" || no "config lacks $line"
+done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config")
+[ $bad = 0 ] || die "$deb does not carry what make deb promises (above)"
+say "$deb: all checks passed"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# make deb: installable Debian packages of the patched kernel, built with
+# the kernel's bindeb-pkg in $WORK/build/<tree>-deb-<flavour>/ (O=), the
+# .debs in $WORK/deb/. The config is Debian's own for the pinned version
+# (package linux-config-6.12: /usr/src/linux-config-6.12/config.<flavour>.xz,
+# flavour amd64_none_amd64 by default, DEB_FLAVOUR=amd64_none_cloud-amd64
+# for the smaller cloud kernel), with kernel-config/zswap-memcg.config on
+# top, no debug info and no signing keys from Debian's build. The local
+# version names the series: -zswap-stack-<N patches>-<hash of the series>.
+# DEB_FLAVOUR=guest packages the project's own minimal guest config
+# instead (minutes, not hours: for checking the packaging itself).
+set -eu
+. "$(dirname "$0")/lib.sh"
+if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
+	[ "$(id -u)" = 0 ] || die "dpkg-dev is not installed" "sudo apt-get install dpkg-dev"
+	say "installing dpkg-dev (bindeb-pkg needs dpkg-buildpackage)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dpkg-dev >/dev/null ||
+		die "could not install dpkg-dev"
+fi
+need dpkg-deb xz
+flavour=${DEB_FLAVOUR:-amd64_none_amd64}
+[ -f "$KERNEL_SRC/Makefile" ] || die "no kernel tree at $KERNEL_SRC" "make series"
+mkdir -p "$LOGS" "$WORK/deb"
+
+# -zswap-stack-8-1a2b3c4d: the patch count and a hash of the applied series.
+n=$(series_entries "$PATCHES/series" | wc -l)
+h=$(series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done |
+	sha1sum | cut -c1-8)
+localversion=-zswap-stack-$n-$h
+
+out=$WORK/build/$TREE_TAG-deb-$flavour
+mkdir -p "$out"
+if [ "$flavour" = guest ]; then
+	src=$BUILD/.config
+	[ -f "$src" ] || die "no guest config at $src" "make config"
+	cp "$src" "$out/.config.base"
+	# modules, so that the package carries some
+	printf 'CONFIG_MODULES=y\nCONFIG_ZRAM=m\n' >"$out/.config.extra"
+else
+	src=/usr/src/linux-config-6.12/config.$flavour.xz
+	if [ ! -f "$src" ]; then
+		[ "$(id -u)" = 0 ] || die "Debian's config $src is missing" \
+			"sudo apt-get install linux-config-6.12=$PIN_VERSION"
+		say "installing linux-config-6.12=$PIN_VERSION (Debian's configs)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			"linux-config-6.12=$PIN_VERSION" >"$LOGS/apt-linux-config.log" 2>&1 ||
+			die "could not install linux-config-6.12=$PIN_VERSION (log: $LOGS/apt-linux-config.log)"
+	fi
+	[ -f "$src" ] || die "no $src in linux-config-6.12" "ls /usr/src/linux-config-6.12/"
+	xz -dc "$src" >"$out/.config.base"
+	# Debian's build signs with keys that are not here; BTF needs pahole
+	# and debug info, which take hours more.
+	cat >"$out/.config.extra" <<-'EOF'
+	CONFIG_SYSTEM_TRUSTED_KEYS=""
+	CONFIG_SYSTEM_REVOCATION_KEYS=""
+	CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"
+	CONFIG_DEBUG_INFO_NONE=y
+	CONFIG_DEBUG_INFO_DWARF5=n
+	CONFIG_DEBUG_INFO_BTF=n
+	EOF
+fi
+cat "$out/.config.base" "$TOP/kernel-config/zswap-memcg.config" "$out/.config.extra" >"$out/.config"
+BUILD=$out kmake olddefconfig >"$LOGS/deb-config.log" 2>&1 ||
+	die "olddefconfig failed (log: $LOGS/deb-config.log)"
+# Every option the project requires must survive olddefconfig.
+missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config" |
+	while read -r line; do grep -qxF "$line" "$out/.config" || echo "$line"; done)
+[ -z "$missing" ] || die "Debian's config with the project's options lost: $(echo $missing)" \
+	"check kernel-config/zswap-memcg.config against $src"
+
+say "building packages ($flavour, LOCALVERSION=$localversion) in $out; log: $LOGS/deb-$flavour.log"
+[ "$flavour" = guest ] || say "  Debian's full config: hours on a small machine (see README)"
+t0=$(date +%s)
+rm -f "$WORK/build/"*.deb "$WORK/build/"*.buildinfo "$WORK/build/"*.changes
+BUILD=$out kmake LOCALVERSION="$localversion" KDEB_PKGVERSION="$PIN_VERSION+zs$n" \
+	bindeb-pkg >"$LOGS/deb-$flavour.log" 2>&1 || {
+	grep -E 'error|Error' "$LOGS/deb-$flavour.log" | head -20 >&2
+	die "bindeb-pkg failed (log: $LOGS/deb-$flavour.log)" "fix the error, then: make deb"
+}
+mv "$WORK/build/"*.deb "$WORK/deb/"
+rm -f "$WORK/build/"*.buildinfo "$WORK/build/"*.changes
+say "packages built in $(($(date +%s) - t0))s:"
+ls -l "$WORK/deb/"*"$localversion"*.deb
+"$TOP/scripts/check-deb.sh" "$WORK/deb/linux-image-"*"$localversion"_*.deb
