@@ -6,7 +6,7 @@
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak check-apply outgoing deb help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -34,9 +34,26 @@ soak:
 		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),-d,600,-m,24)" \
 		scripts/qemu.sh test
 
+## make check-apply  does the series apply to KERNEL_SRC= / CHECK_VERSIONS="v1 v2"?
+check-apply:
+	@if [ -n "$(CHECK_VERSIONS)" ]; then scripts/fetch-other-tree.sh $(CHECK_VERSIONS); \
+	else scripts/check-apply.sh; fi
+
+## make outgoing     mail-ready postings per group in work/outgoing/ (VERSION=, SENDER=)
+outgoing:
+	@$(RUN) deps tree
+	@scripts/outgoing.sh
+
+## make deb       Debian packages of the patched kernel, Debian's config (DEB_FLAVOUR=)
+deb:
+	@$(RUN) deps tree series
+	@scripts/deb.sh
+
 ## make vm         boot the patched kernel with an interactive serial console
+##                 (ROOTFS=debian: on a debootstrapped Debian; VM_RUN='cmd' runs cmd)
 vm:
 	@$(RUN) $(PIPELINE)
+	@if [ -n "$(ROOTFS)" ]; then scripts/mkrootfs.sh; fi
 	@scripts/qemu.sh shell
 
 ## Single stages (each assumes the ones before it have run):

@@ -247,6 +247,147 @@ t_lint_rejects_incomplete_mails() {
 	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder'
 }
 
+
+check_apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/check-apply.sh"; }
+# mknewfile NAME FILE: a patch creating FILE (one line).
+mknewfile() {
+	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$1"
+	  printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+int created;\n' "$2"; } >"$T/p/$1"
+	echo "$1" >>"$T/p/series"
+}
+# row PATCH RESULT [DETAIL-ERE]: the table has this row.
+row() { expect_out "^$1 +$2( +${3:-.*})?\$"; }
+
+t_check_apply_reports_clean_offsets_fuzz_and_failure() {
+	mktree
+	mkpatch 0001-clean.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-offsets.patch mm/b.c 's/b_line_20;/b_line_20_y;/'
+	mkpatch 0003-fuzz.patch mm/a.c 's/a_line_20;/a_line_20_z;/'
+	mkpatch 0004-fails.patch mm/a.c 's/a_line_12;/a_line_12_w;/'
+	mkpatch 0005-after.patch mm/a.c 's/a_line_35;/a_line_35_v;/'
+	sed -i '1i int inserted_1;\nint inserted_2;\nint inserted_3;' "$T/tree/mm/b.c"	# moves 0002 by 3
+	sed -i 's/^ int a_line_17;/ int a_line_17_other;/' "$T/p/0003-fuzz.patch"	# outer context: fuzz 1
+	sed -i 's/^-int a_line_12;/-int a_line_12_gone;/' "$T/p/0004-fails.patch"	# a removed line the tree lacks
+	local before
+	before=$(tree_sum "$T/tree")
+	check_apply; expect_rc 1 || return 1
+	row 0001-clean.patch clean '' &&
+		row 0002-offsets.patch offsets 'mm/b.c: #1\(\+3\)' &&
+		row 0003-fuzz.patch 'fuzz 1' 'mm/a.c: hunk #1 fuzz 1' &&
+		row 0004-fails.patch FAILS 'mm/a.c: hunk #1 FAILED \(at line 9\)' &&
+		row 0005-after.patch clean 'after failed 0004-fails.patch' &&
+		expect_out '^2 clean, 1 offsets, 1 fuzz, 1 failed$' || return 1
+	# The whole table, in series order, before the count.
+	[ "$(printf '%s\n' "$out" | grep -oE '^000[1-5]-[a-z]+\.patch' | tr '\n' ' ')" = \
+	  "0001-clean.patch 0002-offsets.patch 0003-fuzz.patch 0004-fails.patch 0005-after.patch " ] ||
+		fail "the table does not list every patch once, in series order" || return 1
+	[ "$(tree_sum "$T/tree")" = "$before" ] || fail "check-apply changed KERNEL_SRC" || return 1
+	! find "$T/tree" -name '*.orig' -o -name '*.rej' | grep -q . || fail "backup or reject files left in KERNEL_SRC"
+}
+
+t_check_apply_clean_series_exits_0() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-a.patch mm/a.c 's/a_line_5_x;/a_line_5_xx;/'	# needs 0001 applied first
+	mknewfile 0003-new.patch mm/new.c
+	check_apply; expect_rc 0 || return 1
+	row 0002-a.patch clean '' && row 0003-new.patch clean '' &&
+		expect_out '^3 clean, 0 offsets, 0 fuzz, 0 failed$'
+}
+
+t_check_apply_names_missing_and_already_applied_files() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	sed -i 's/a_line_5;/a_line_5_x;/' "$T/tree/mm/a.c"	# 0001 is already in the tree
+	rm "$T/tree/mm/b.c"
+	check_apply; expect_rc 1 || return 1
+	row 0001-a.patch FAILS 'mm/a.c: already applied\?' &&
+		row 0002-b.patch FAILS 'mm/b.c: missing in the tree' &&
+		expect_out '^0 clean, 0 offsets, 0 fuzz, 2 failed$'
+}
+
+t_check_apply_reads_a_quilt_tree_unpatched() {
+	command -v quilt >/dev/null || { echo "SKIP: quilt is not installed"; return 0; }
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mknewfile 0002-new.patch mm/new.c
+	apply; expect_rc 0 || return 1
+	local before
+	before=$(tree_sum "$T/tree")
+	check_apply; expect_rc 0 || return 1
+	expect_out 'quilt patch\(es\) applied' && row 0001-a.patch clean '' && row 0002-new.patch clean '' || return 1
+	[ "$(tree_sum "$T/tree")" = "$before" ] || fail "check-apply changed the quilt tree"
+}
+
+t_check_apply_missing_series_entry() {
+	mktree
+	echo 0001-missing.patch >"$T/p/series"
+	check_apply; expect_rc 1 && expect_out "names '0001-missing.patch' but .* does not exist"
+}
+
+# --- outgoing.sh: its checks of the cover letters (they run before the
+# base tree is imported, so a fake pinned tree is enough).
+outgoing() {
+	mkdir -p "$T/wo/linux-source-6.12/scripts"
+	touch "$T/wo/linux-source-6.12/MAINTAINERS"
+	printf '#!/bin/sh\nexit 0\n' >"$T/wo/linux-source-6.12/scripts/checkpatch.pl"
+	chmod +x "$T/wo/linux-source-6.12/scripts/checkpatch.pl"
+	run env WORK="$T/wo" PATCHES="$T/p" PIN_TARBALL="$T/no-tarball" "$@" "$S/outgoing.sh"
+}
+
+t_outgoing_names_the_missing_or_incomplete_cover_file() {
+	mktree
+	mkdir -p "$T/p/grp"
+	mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	outgoing; expect_rc 1 && expect_out 'missing cover letter' && expect_out "$T/p/grp/cover.txt" || return 1
+	printf 'Subject: mm: a: change a line\n\nWhy and what.\n' >"$T/p/grp/cover.txt"
+	outgoing; expect_rc 1 && expect_out 'no A/B table' || return 1
+	printf '\nA/B:\n  metric base series\n' >>"$T/p/grp/cover.txt"
+	outgoing VERSION=2; expect_rc 1 && expect_out "no 'Changes since v1' section" || return 1
+	[ ! -e "$T/wo/outgoing-base.git" ] || fail "the base was imported before the covers were checked"
+}
+
+# --- build.sh against a fake kernel tree whose Makefile writes $(O) ----
+mkfakekernel() {
+	rm -rf "$T/ktree" "$T/kbuild"
+	mkdir -p "$T/ktree/mm" "$T/kbuild"
+	printf '%s\n' 'bzImage:' \
+		'	@mkdir -p $(O)/arch/x86/boot' \
+		'	@sleep $${FAKE_SLEEP:-0}' \
+		'	@dd if=/dev/zero of=$(O)/arch/x86/boot/bzImage bs=1M count=$${FAKE_MB:-1} 2>&1' \
+		"	@echo '  LD      arch/x86/boot/bzImage'" \
+		'headers:' '	@:' >"$T/ktree/Makefile"
+	echo 'CONFIG_X=y' >"$T/kbuild/.config"
+}
+fakebuild() { run env KERNEL_SRC="$T/ktree" BUILD="$T/kbuild" WORK="$T/kw" "$@" "$S/build.sh"; }
+
+t_full_disk_for_the_build_dir_is_named() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to mount a small tmpfs"; return 0; }
+	mkfakekernel
+	mount -t tmpfs -o size=4M tmpfs "$T/kbuild" 2>/dev/null || { echo "SKIP: cannot mount tmpfs here"; return 0; }
+	echo 'CONFIG_X=y' >"$T/kbuild/.config"
+	fakebuild; expect_rc 1 && expect_out 'MiB free for the build directory' &&
+		expect_out 'next: free space there' || { umount "$T/kbuild"; return 1; }
+	# Past the check, the disk fills up during the build.
+	FAKE_MB=8 fakebuild BUILD_MIN_MB=0 FAKE_MB=8
+	umount "$T/kbuild"
+	expect_rc 1 && expect_out 'filled up during the build' && expect_out 'it resumes'
+}
+
+t_interrupted_build_resumes_on_rerun() {
+	mkfakekernel
+	set -m
+	env KERNEL_SRC="$T/ktree" BUILD="$T/kbuild" WORK="$T/kw" FAKE_SLEEP=5 "$S/build.sh" >"$T/b.out" 2>&1 &
+	local pid=$!
+	set +m
+	sleep 1
+	kill -INT -- -"$pid" 2>/dev/null || true
+	wait "$pid" && { out=$(cat "$T/b.out"); fail "the build was not interrupted"; return 1; }
+	[ ! -e "$T/kbuild/arch/x86/boot/bzImage" ] || fail "an interrupted build left its target" || return 1
+	fakebuild; expect_rc 0 && expect_out 'bytes bzImage'
+}
+
 # A serial log as the guest writes it; $1 is spliced in before the end.
 mklog() {
 	cat <<-LOG
