@@ -3,7 +3,9 @@
 # lockdep, UBSAN, hung task) fail the run and are printed; the kselftest
 # TAP of each binary is parsed into results/<name>.tsv and a closing line
 # "N passed, N failed, N skipped". Tests listed in tests/known-failures.txt
-# are reported as known failures, never as passes. Exit 1 on any failure.
+# are reported as known failures, never as passes; a failure of a test in
+# tests/known-flaky.txt likewise, while its passes count as passes. Exit 1
+# on any other failure.
 set -eu
 . "$(dirname "$0")/lib.sh"
 kernel_only=0
@@ -51,18 +53,24 @@ fi
 [ $kernel_only = 0 ] || exit $bad
 
 known=${KNOWN_FAILURES:-$TOP/tests/known-failures.txt}
-awk -v known="$known" '
+flaky=${KNOWN_FLAKY:-$TOP/tests/known-flaky.txt}
+awk -v known="$known" -v flaky="$flaky" '
 BEGIN {
 	FS = "\t"
 	while ((getline line < known) > 0) {
 		if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
 		split(line, f, "\t"); kf[f[1]] = f[2]
 	}
+	while ((getline line < flaky) > 0) {
+		if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
+		split(line, f, "\t"); fl[f[1]] = f[2]
+	}
 	FS = " "
 }
 function emit(res, test, note) {
 	key = bin ":" test
-	if (res == "fail" && key in kf) { res = "xfail"; note = kf[key] }
+	if (res == "fail" && key in fl) { res = "xfail"; note = "known flaky: " fl[key] }
+	else if (res == "fail" && key in kf) { res = "xfail"; note = kf[key] }
 	else if (res == "pass" && key in kf) { res = "xpass"; note = "listed as known failure but passed" }
 	printf "%s\t%s\t%s\t%s\n", bin, test, res, note
 	n[bin]++

@@ -403,7 +403,7 @@ mklog() {
 	<<< ksft-guest-done >>>
 	LOG
 }
-results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" "$S/results.sh" "$T/serial-x.log"; }
+results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log"; }
 
 t_results_counts_pass_fail_skip() {
 	mklog '' >"$T/serial-x.log"
@@ -415,6 +415,16 @@ t_known_failure_is_reported_not_passed() {
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
 	KNOWN_FAILURES=$T/kf.txt results
 	expect_rc 0 && expect_out 'known failures: 1' && expect_out '^1 passed, 0 failed, 1 skipped$'
+}
+
+t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
+	mklog '' >"$T/serial-x.log"
+	printf 'cgroup/test_a:test_two\tsometimes OOMs\n' >"$T/fl.txt"
+	KNOWN_FLAKY=$T/fl.txt results
+	expect_rc 0 && expect_out 'known flaky: sometimes OOMs' && expect_out '^1 passed, 0 failed, 1 skipped$' || return 1
+	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' >"$T/serial-x.log"
+	KNOWN_FLAKY=$T/fl.txt results
+	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && ! expect_out 'known failures that passed' 2>/dev/null
 }
 
 t_kernel_warning_fails_the_run() {
