@@ -13,7 +13,7 @@
  * holds for the memcg; then reads every page once and checks it.
  *
  * Output, one "key value" per line: walk_minflt, walk_majflt,
- * walk_faults (their sum), zswap_stored_pages (memory.stat zswapped in
+ * walk_faults (their sum), zswapped_pages (memory.stat zswapped in
  * pages, before the walk), zero_pages, expected_faults (stored plus
  * zero-filled pages out, from memory.stat swpout_zero), swapcached_pages
  * (before the walk), reclaim_s, walk_s, elapsed_s, pages,
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 	printf("walk_majflt %ld\n", a.ru_majflt - b.ru_majflt);
 	printf("walk_faults %ld\n", a.ru_minflt - b.ru_minflt +
 	       a.ru_majflt - b.ru_majflt);
-	printf("zswap_stored_pages %ld\nzero_pages %ld\n", stored, zero);
+	printf("zswapped_pages %ld\nzero_pages %ld\n", stored, zero);
 	printf("expected_faults %ld\n", stored + zero);
 	printf("swapcached_pages %ld\n", swapcached / (long)psz);
 	printf("reclaim_s %.3f\nwalk_s %.3f\nelapsed_s %.3f\n",
