@@ -173,6 +173,17 @@ t_missing_tool_names_the_package() {
 	expect_rc 1 && expect_out "'quilt' is not installed" && expect_out 'next: make deps'
 }
 
+t_corrupt_patch_is_named_and_tree_left_before_it() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	# Truncate 0002 in the middle of its hunk, as a broken download would.
+	head -c 150 "$T/p/0002-b.patch" >"$T/trunc" && mv "$T/trunc" "$T/p/0002-b.patch"
+	apply; expect_rc 1 && expect_out 'patch 0002-b.patch does not apply' || return 1
+	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only" || return 1
+	! grep -q b_line_7_y "$T/tree/mm/b.c" || fail "0002 was half-applied"
+}
+
 t_patch_needing_fuzz_is_refused() {
 	mktree
 	mkpatch 0001-a.patch mm/a.c 's/a_line_20;/a_line_20_x;/'
