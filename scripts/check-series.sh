@@ -116,7 +116,7 @@ w1() {
 }
 
 row() {
-	printf '%-3s %-68s %-7s %-6s %-6s %-7s %-5s %-16s %5ss  %s\n' "$@" | tee -a "$matrix"
+	printf '%-3s %-92s %-7s %-6s %-6s %-7s %-5s %-16s %5ss  %s\n' "$@" | tee -a "$matrix"
 }
 check() { if [ "$1" = ok ]; then checks_pass=$((checks_pass + 1)); else checks_fail=$((checks_fail + 1)); fi; }
 
