@@ -81,7 +81,11 @@ mkdir -p "$BUILD/guest-bin"
 for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c; do
 	[ -e "$c" ] || continue
 	b=$BUILD/guest-bin/$(basename "$c" .c)
-	[ "$b" -nt "$c" ] && continue
+	newer=1
+	for d in "$c" "$(dirname "$c")"/*.h; do
+		[ -e "$d" ] && [ ! "$b" -nt "$d" ] && newer=0
+	done
+	[ $newer = 1 ] && continue
 	gcc -O2 -Wall -Wextra -static -o "$b" "$c" ||
 		die "building guest program $c failed"
 	say "guest program $(basename "$b"): built"

@@ -29,34 +29,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-static char cgdir[4096];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int find_cgroup(void)
-{
-	char line[2048];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(cgdir, sizeof(cgdir), "/sys/fs/cgroup%s", line + 3);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	return -1;
-}
+#include "cgroup-bench.h"
 
 static long read_cg(const char *file)
 {
@@ -72,20 +45,6 @@ static long read_cg(const char *file)
 		v = -1;
 	fclose(f);
 	return v;
-}
-
-/* Write to memory.reclaim; a partial reclaim (EAGAIN) is not an error. */
-static void reclaim(size_t bytes)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/memory.reclaim", cgdir);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "%zu", bytes);
-	fclose(f);
 }
 
 static void fill(char *p, size_t psz, size_t idx, int pattern)

@@ -29,34 +29,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-static char cgdir[4096];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int find_cgroup(void)
-{
-	char line[2048];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(cgdir, sizeof(cgdir), "/sys/fs/cgroup%s", line + 3);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	return -1;
-}
+#include "cgroup-bench.h"
 
 /* A "key value" line of the memcg's memory.stat, or -1 */
 static long memstat(const char *key)
@@ -77,20 +50,6 @@ static long memstat(const char *key)
 	}
 	fclose(f);
 	return ret;
-}
-
-/* Write to memory.reclaim; a partial reclaim (EAGAIN) is not an error. */
-static void reclaim(size_t bytes)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/memory.reclaim", cgdir);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "%zu", bytes);
-	fclose(f);
 }
 
 /* Pseudo-random first half, zero second half: about 2:1 for zstd */
