@@ -7,12 +7,16 @@
 set -eu
 csv=$1 out=$2 accel=$3 runs=$4 desc=$5
 
-# Derived per run: swap_ra_hit_pct = swap_ra_hit * 100 / swap_ra.
+# Derived per run: swap_ra_hit_pct = swap_ra_hit * 100 / swap_ra, and
+# dropbehind_pct = swap_dropbehind * 100 / zswpwb (written back and freed).
 derived=$out/derived.csv
-gawk -F, 'NR > 1 && ($5 == "swap_ra" || $5 == "swap_ra_hit") { v[$1 "," $2 "," $3 "," $4][$5] = $6 }
-	END { for (k in v) if (v[k]["swap_ra"] > 0)
-		printf "%s,swap_ra_hit_pct,%.1f\n", k, v[k]["swap_ra_hit"] * 100 / v[k]["swap_ra"] }' \
-	"$csv" >"$derived"
+gawk -F, 'NR > 1 && $5 ~ /^(swap_ra|swap_ra_hit|swap_dropbehind|zswpwb)$/ { v[$1 "," $2 "," $3 "," $4][$5] = $6 }
+	END { for (k in v) {
+		if (v[k]["swap_ra"] > 0)
+			printf "%s,swap_ra_hit_pct,%.1f\n", k, v[k]["swap_ra_hit"] * 100 / v[k]["swap_ra"]
+		if (v[k]["zswpwb"] > 0 && ("swap_dropbehind" in v[k]))
+			printf "%s,dropbehind_pct,%.3f\n", k, v[k]["swap_dropbehind"] * 100 / v[k]["zswpwb"]
+	} }' "$csv" >"$derived"
 csv_all=$out/all.csv
 cat "$csv" "$derived" >"$csv_all"
 
@@ -36,7 +40,8 @@ for w in $(cut -d, -f2 "$stats" | sort -u); do
 		echo
 		printf '  %-26s %30s %30s %9s\n' metric "base median [min..max]" "series median [min..max]" "delta"
 		gawk -F, -v w="$w" '$2 == w { k = $3; o[k] = $4; mn[$1, k] = $5; md[$1, k] = $6; mx[$1, k] = $7 }
-			function cell(x, k) { return sprintf("%s [%s..%s]", fmt(md[x, k]), fmt(mn[x, k]), fmt(mx[x, k])) }
+			function cell(x, k) { if (!((x, k) in mn)) return "-"	# not counted by that kernel
+				return sprintf("%s [%s..%s]", fmt(md[x, k]), fmt(mn[x, k]), fmt(mx[x, k])) }
 			function fmt(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%.3f", v) }
 			END {
 				n = 0; for (k in o) keys[++n] = k

@@ -8,19 +8,27 @@
 # top, no debug info and no signing keys from Debian's build. The local
 # version names the series: -zswap-stack-<N patches>-<hash of the series>.
 # DEB_FLAVOUR=guest packages the project's own minimal guest config
-# instead (minutes, not hours: for checking the packaging itself).
+# instead (minutes, not hours: the same objects as make build, so ccache
+# has them; no modules): for checking the packaging itself.
+# Debian's configs take hours, so they build from a copy of the patched
+# tree in $WORK/deb/src-<local version>/: the work tree may move on (make
+# series, make check-series) while the packages build.
 set -eu
 . "$(dirname "$0")/lib.sh"
-if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
-	[ "$(id -u)" = 0 ] || die "dpkg-dev is not installed" "sudo apt-get install dpkg-dev"
-	say "installing dpkg-dev (bindeb-pkg needs dpkg-buildpackage)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dpkg-dev >/dev/null ||
-		die "could not install dpkg-dev"
+mkdir -p "$LOGS"
+# bindeb-pkg runs dpkg-buildpackage and debhelper's dh_* commands.
+if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh_builddeb >/dev/null 2>&1; then
+	[ "$(id -u)" = 0 ] || die "dpkg-dev or debhelper is not installed" \
+		"sudo apt-get install dpkg-dev debhelper"
+	say "installing dpkg-dev and debhelper (bindeb-pkg needs them)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		dpkg-dev debhelper >"$LOGS/apt-deb.log" 2>&1 ||
+		die "could not install dpkg-dev debhelper (log: $LOGS/apt-deb.log)"
 fi
 need dpkg-deb xz
 flavour=${DEB_FLAVOUR:-amd64_none_amd64}
 [ -f "$KERNEL_SRC/Makefile" ] || die "no kernel tree at $KERNEL_SRC" "make series"
-mkdir -p "$LOGS" "$WORK/deb"
+mkdir -p "$WORK/deb"
 
 # -zswap-stack-8-1a2b3c4d: the patch count and a hash of the applied series.
 n=$(series_entries "$PATCHES/series" | wc -l)
@@ -34,9 +42,17 @@ if [ "$flavour" = guest ]; then
 	src=$BUILD/.config
 	[ -f "$src" ] || die "no guest config at $src" "make config"
 	cp "$src" "$out/.config.base"
-	# modules, so that the package carries some
-	printf 'CONFIG_MODULES=y\nCONFIG_ZRAM=m\n' >"$out/.config.extra"
+	: >"$out/.config.extra"
 else
+	snap=$WORK/deb/src$localversion
+	if [ ! -f "$snap/.zswap-stack-complete" ]; then
+		say "copying the patched tree to $snap"
+		rm -rf "$snap"
+		mkdir -p "$snap"
+		tar -C "$KERNEL_SRC" --exclude=./.pc --exclude=./patches -cf - . | tar -C "$snap" -xf -
+		touch "$snap/.zswap-stack-complete"
+	fi
+	KERNEL_SRC=$snap
 	src=/usr/src/linux-config-6.12/config.$flavour.xz
 	if [ ! -f "$src" ]; then
 		[ "$(id -u)" = 0 ] || die "Debian's config $src is missing" \
@@ -72,8 +88,10 @@ say "building packages ($flavour, LOCALVERSION=$localversion) in $out; log: $LOG
 [ "$flavour" = guest ] || say "  Debian's full config: hours on a small machine (see README)"
 t0=$(date +%s)
 rm -f "$WORK/build/"*.deb "$WORK/build/"*.buildinfo "$WORK/build/"*.changes
+# -d: the generated debian/control asks for gcc-x86-64-linux-gnu, a
+# package bookworm does not have; make deps installed the real tools.
 BUILD=$out kmake LOCALVERSION="$localversion" KDEB_PKGVERSION="$PIN_VERSION+zs$n" \
-	bindeb-pkg >"$LOGS/deb-$flavour.log" 2>&1 || {
+	DPKG_FLAGS=-d bindeb-pkg >"$LOGS/deb-$flavour.log" 2>&1 || {
 	grep -E 'error|Error' "$LOGS/deb-$flavour.log" | head -20 >&2
 	die "bindeb-pkg failed (log: $LOGS/deb-$flavour.log)" "fix the error, then: make deb"
 }

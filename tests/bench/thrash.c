@@ -3,7 +3,7 @@
  * thrash - swap/zswap thrash workload with data verification.
  *
  * Usage: thrash [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE]
- *               [-w WRITE_PERMILLE] [-S SEED]
+ *               [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED]
  *
  * Meant to run inside a memory cgroup smaller than the working set
  * (set up by the harness).  An anonymous MAP_PRIVATE buffer of SIZE_MIB
@@ -20,6 +20,9 @@
  * random if k is odd (every access picks a page with a seeded xorshift
  * PRNG).  In sequential passes, each step jumps to a random page instead
  * of the next one with probability RANDOM_PERMILLE/1000 (default 0).
+ * With -H, a random pick goes to the first HOT_PERCENT% of the buffer nine
+ * times out of ten, as in a database with a hot working set and a cold
+ * rest that reclaim pushes out (default 0: uniform picks).
  * Each access rewrites the page with the next generation with
  * probability WRITE_PERMILLE/1000 (default 100); otherwise the whole page
  * is read and checked against its expected content.
@@ -137,23 +140,32 @@ static int parse_ul(const char *s, unsigned long max, unsigned long *out)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-S SEED]\n",
+		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED]\n",
 		prog);
 	exit(2);
+}
+
+/* A random page: uniform, or nine times in ten from the hot set */
+static uint64_t pick(uint64_t *rng, uint64_t npages, uint64_t nhot)
+{
+	if (nhot && xorshift64(rng) % 10)
+		return xorshift64(rng) % nhot;
+	return xorshift64(rng) % npages;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long size_mib = 256, passes = 4, rnd_pm = 0, wr_pm = 100;
+	unsigned long hot_pct = 0;
 	unsigned long seed_arg = 1;
-	uint64_t npages, accesses = 0, nerr = 0, idx, i, k, rng;
+	uint64_t npages, nhot, accesses = 0, nerr = 0, idx, i, k, rng;
 	uint32_t *gens;
 	char *buf;
 	double t0, t_fill;
 	struct rusage ru;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:r:w:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:r:w:H:S:")) != -1) {
 		switch (opt) {
 		case 's':
 			if (parse_ul(optarg, 1UL << 24, &size_mib) || !size_mib)
@@ -169,6 +181,10 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			if (parse_ul(optarg, 1000, &wr_pm))
+				usage(argv[0]);
+			break;
+		case 'H':
+			if (parse_ul(optarg, 100, &hot_pct))
 				usage(argv[0]);
 			break;
 		case 'S':
@@ -187,6 +203,7 @@ int main(int argc, char **argv)
 	rng = splitmix64(seed ^ 0x5eedULL) | 1;
 	page_size = sysconf(_SC_PAGESIZE);
 	npages = ((uint64_t)size_mib << 20) / page_size;
+	nhot = npages * hot_pct / 100;
 
 	buf = mmap(NULL, npages * page_size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -212,10 +229,10 @@ int main(int argc, char **argv)
 			uint64_t *p;
 
 			if (k & 1)
-				idx = xorshift64(&rng) % npages;
+				idx = pick(&rng, npages, nhot);
 			else if (i > 0 && rnd_pm &&
 				 xorshift64(&rng) % 1000 < rnd_pm)
-				idx = xorshift64(&rng) % npages;
+				idx = pick(&rng, npages, nhot);
 			else if (i > 0)
 				idx = (idx + 1) % npages;
 
