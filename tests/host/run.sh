@@ -133,6 +133,14 @@ t_interrupted_push_is_rolled_back_and_redone() {
 	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the series after recovery"
 }
 
+# Run a command with SIGINT at its default action. A shell without job
+# control starts background jobs with SIGINT ignored (make test run as
+# "make test &"), an ignored signal stays ignored across exec, and a
+# script cannot trap or reset it: perl can.
+sigint_default() {
+	perl -e '$SIG{INT} = "DEFAULT"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\n"' "$@"
+}
+
 # A real SIGINT while quilt pushes a long series, then a re-run.
 t_ctrl_c_during_apply_then_rerun_completes() {
 	mktree
@@ -147,7 +155,7 @@ t_ctrl_c_during_apply_then_rerun_completes() {
 	# Job control: the run gets a process group of its own, as at a
 	# terminal, and the signal goes to all of it (quilt, patch).
 	set -m
-	env PATH="$T/slow:$PATH" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" \
+	sigint_default env PATH="$T/slow:$PATH" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" \
 		"$S/apply-series.sh" >"$T/int.out" 2>&1 &
 	local pid=$!
 	set +m
@@ -389,7 +397,8 @@ t_full_disk_for_the_build_dir_is_named() {
 t_interrupted_build_resumes_on_rerun() {
 	mkfakekernel
 	set -m
-	env KERNEL_SRC="$T/ktree" BUILD="$T/kbuild" WORK="$T/kw" FAKE_SLEEP=5 "$S/build.sh" >"$T/b.out" 2>&1 &
+	sigint_default env KERNEL_SRC="$T/ktree" BUILD="$T/kbuild" WORK="$T/kw" FAKE_SLEEP=5 \
+		"$S/build.sh" >"$T/b.out" 2>&1 &
 	local pid=$!
 	set +m
 	sleep 1
