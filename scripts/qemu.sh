@@ -7,7 +7,8 @@
 #
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
 # back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024),
-# VM_TIMEOUT (s, hard limit of a test run, 2400), TESTS (comma list),
+# VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
+# output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -109,11 +110,34 @@ rm -f "$log.accel"
 : >"$log"	# never judge a previous run's log
 t0=$(date +%s)
 rc=0
+# A guest whose serial log stays the same for VM_SILENCE seconds (600) is
+# hung (a boot stuck on a device, a deadlock): stop it then, not at the
+# hard timeout. qemu runs in the background for that, so pass a Ctrl-C on.
 timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" \
-	-append "$cmdline oops=panic $guest" </dev/null || rc=$?
+	-append "$cmdline oops=panic $guest" </dev/null &
+qpid=$!
+trap 'kill "$qpid" 2>/dev/null' EXIT
+trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM
+silence=${VM_SILENCE:-600} quiet=0 size=0 hung=
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	s=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	if [ "$s" != "$size" ]; then size=$s quiet=0; else quiet=$((quiet + 2)); fi
+	if [ "$quiet" -ge "$silence" ]; then
+		hung=1
+		kill "$qpid" 2>/dev/null || true
+		break
+	fi
+done
+wait "$qpid" || rc=$?
+trap - EXIT INT TERM
 say "guest ran $(($(date +%s) - t0))s ($accel)"
 echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
+if [ -n "$hung" ]; then
+	warn "the guest wrote nothing to its serial log for ${silence}s and was stopped as hung; its last lines:"
+	tail -5 "$log" | tr -d '\r' | sed 's/^/    /' >&2
+fi
 export EXPECT_CPUS=${VM_CPUS:-2}
 if [ "$mode" = bench ]; then
 	exec "$TOP/scripts/results.sh" --kernel-only "$log"

@@ -507,6 +507,14 @@ t_hung_guest_hits_the_hard_timeout() {
 	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the timeout did not end the guest"
 }
 
+t_silent_guest_is_stopped_as_hung() {
+	mkfakeqemu
+	local t0=$(date +%s)
+	qemu_run ACCEL=tcg VM_TIMEOUT=60 VM_SILENCE=4 FAKE_HANG=1
+	expect_rc 1 && expect_out 'nothing to its serial log for 4s' && expect_out 'did not finish' || return 1
+	[ $(($(date +%s) - t0)) -lt 30 ] || fail "the silent guest was not stopped before the hard timeout"
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 n=$(echo "$cases" | wc -l)
