@@ -1,8 +1,11 @@
 #!/bin/bash
 # check-deb.sh LINUX-IMAGE.deb: the package make deb built is what a user
 # installs: its metadata names a kernel image package, it carries the
-# kernel, its config and (with CONFIG_MODULES) modules, and the config has
-# every option of kernel-config/zswap-memcg.config.
+# kernel, its config and (with CONFIG_MODULES) modules, the config has
+# every option of kernel-config/zswap-memcg.config, and its System.map has
+# every global function the series adds (the kernel is the patched one).
+# With CONFIG_MODULES, the linux-headers package of the same kernel beside
+# it must carry what out-of-tree modules build against.
 set -eu
 . "$(dirname "$0")/lib.sh"
 deb=${1:?usage: check-deb.sh linux-image-....deb}
@@ -29,13 +32,34 @@ has "^\./boot/vmlinuz-$kver\$" && ok "kernel ./boot/vmlinuz-$kver" || no "no ./b
 has "^\./boot/config-$kver\$" && ok "config ./boot/config-$kver" || no "no ./boot/config-$kver"
 has "^\./boot/System.map-$kver\$" && ok "System.map" || no "no System.map"
 
-cfg=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./boot/config-$kver" 2>/dev/null || true)
-if grep -qx 'CONFIG_MODULES=y' <<<"$cfg"; then
-	n=$(printf '%s\n' "$list" | grep -cE "^\./lib/modules/$kver/.*\.ko(\.xz|\.zst)?\$" || true)
-	[ "$n" -gt 0 ] && ok "$n module(s) in ./lib/modules/$kver" || no "CONFIG_MODULES=y but no module"
-fi
+member() { dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$1" 2>/dev/null || true; }
+cfg=$(member "./boot/config-$kver")
 while read -r line; do
 	grep -qxF "$line" <<<"$cfg" && ok "config has $line" || no "config lacks $line"
 done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config")
+
+# Functions the series adds at file scope outside tools/ and not static.
+syms=$(series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done |
+	awk '/^\+\+\+ / { f = $2 } f !~ /^b\/tools\// && /^\+[a-z]/ && !/^\+static/ &&
+		!/;$/ && match($0, /[a-z_0-9]+\(/) { print substr($0, RSTART, RLENGTH - 1) }' | sort -u)
+map=$(member "./boot/System.map-$kver")
+for s in $syms; do
+	grep -qE " [Tt] $s\$" <<<"$map" && ok "System.map has $s (added by the series)" ||
+		no "System.map lacks $s: not built from this series?"
+done
+
+if grep -qx 'CONFIG_MODULES=y' <<<"$cfg"; then
+	n=$(printf '%s\n' "$list" | grep -cE "^\./lib/modules/$kver/.*\.ko(\.xz|\.zst|\.gz)?\$" || true)
+	[ "$n" -gt 0 ] && ok "$n module(s) in ./lib/modules/$kver" || no "CONFIG_MODULES=y but no module"
+	hdr=$(ls "$(dirname "$deb")/linux-headers-${kver}_"*.deb 2>/dev/null | head -1 || true)
+	[ -n "$hdr" ] || no "no linux-headers-${kver}_*.deb beside $deb"
+fi
+if [ -n "${hdr:-}" ]; then
+	hlist=$(dpkg-deb -c "$hdr" | awk '{ print $6 }')
+	for f in usr/src/linux-headers-$kver/{Makefile,Module.symvers,include/config/auto.conf,scripts/mod/modpost} \
+		lib/modules/$kver/build; do
+		printf '%s\n' "$hlist" | grep -qxF "./$f" && ok "headers: ./$f" || no "$(basename "$hdr") lacks ./$f"
+	done
+fi
 [ $bad = 0 ] || die "$deb does not carry what make deb promises (above)"
 say "$deb: all checks passed"

@@ -515,8 +515,56 @@ t_silent_guest_is_stopped_as_hung() {
 	[ $(($(date +%s) - t0)) -lt 30 ] || fail "the silent guest was not stopped before the hard timeout"
 }
 
+# A fake linux-image package (and linux-headers beside it) of kernel
+# 6.12.0-zswap-stack-1-abc in $T/debs/, and a one-patch series adding
+# fake_series_fn() to mm/. mkfakedeb [drop-option] [drop-symbol] [no-headers]
+mkfakedeb() {
+	local k=6.12.0-zswap-stack-1-abc r=$T/img h=$T/hdr
+	rm -rf "$r" "$h" "$T/debs" "$T/dp"
+	mkdir -p "$r/DEBIAN" "$r/boot" "$r/lib/modules/$k/kernel/mm" "$h/DEBIAN" \
+		"$h/usr/src/linux-headers-$k/include/config" "$h/usr/src/linux-headers-$k/scripts/mod" \
+		"$h/lib/modules/$k" "$T/debs" "$T/dp"
+	printf 'From: T <t@example.org>\nSubject: [PATCH] x\n\n---\n+++ b/mm/x.c\n+int fake_series_fn(void)\n+++ b/tools/t.c\n+int main(void)\n' >"$T/dp/0001-x.patch"
+	echo 0001-x.patch >"$T/dp/series"
+	for p in img:linux-image hdr:linux-headers; do
+		printf 'Package: %s-%s\nVersion: 1\nArchitecture: amd64\nMaintainer: T <t@example.org>\nDescription: fake\n' \
+			"${p#*:}" "$k" >"$T/${p%%:*}/DEBIAN/control"
+	done
+	: >"$r/boot/vmlinuz-$k"
+	{ echo CONFIG_MODULES=y; grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config"; } |
+		grep -vxF "${1:-none}" >"$r/boot/config-$k"
+	printf 'ffffffff81000000 T _text\nffffffff81000010 T %s\n' "${2:-fake_series_fn}" >"$r/boot/System.map-$k"
+	: >"$r/lib/modules/$k/kernel/mm/x.ko.xz"
+	for f in Makefile Module.symvers include/config/auto.conf scripts/mod/modpost; do
+		: >"$h/usr/src/linux-headers-$k/$f"
+	done
+	ln -s "/usr/src/linux-headers-$k" "$h/lib/modules/$k/build"
+	dpkg-deb --root-owner-group -b "$r" "$T/debs/linux-image-${k}_1_amd64.deb" >/dev/null
+	[ -n "${3:-}" ] || dpkg-deb --root-owner-group -b "$h" "$T/debs/linux-headers-${k}_1_amd64.deb" >/dev/null
+}
+check_deb() { run env PATCHES="$T/dp" "$S/check-deb.sh" "$T"/debs/linux-image-*.deb; }
+
+t_check_deb_accepts_a_complete_package() {
+	command -v dpkg-deb >/dev/null || { echo "SKIP: no dpkg-deb"; return 0; }
+	mkfakedeb
+	check_deb; expect_rc 0 && expect_out 'ok +System.map has fake_series_fn' &&
+		expect_out 'ok +1 module' && expect_out 'ok +headers: \./lib/modules/.*/build' &&
+		expect_out 'all checks passed' || return 1
+	! printf '%s\n' "$out" | grep -q 'main' || fail "a function from tools/ was looked for"
+}
+
+t_check_deb_names_what_a_package_lacks() {
+	command -v dpkg-deb >/dev/null || { echo "SKIP: no dpkg-deb"; return 0; }
+	mkfakedeb CONFIG_ZSWAP=y other_fn no-headers
+	check_deb; expect_rc nonzero && expect_out 'FAIL config lacks CONFIG_ZSWAP=y' &&
+		expect_out 'FAIL System.map lacks fake_series_fn' &&
+		expect_out 'FAIL no linux-headers-6.12.0-zswap-stack-1-abc_\*\.deb' &&
+		expect_out 'does not carry what make deb promises'
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
+[ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
 n=$(echo "$cases" | wc -l)
 pass=0 failn=0 skipn=0 i=0
 echo "TAP version 13"
