@@ -11,8 +11,8 @@
 # instead (minutes, not hours: the same objects as make build, so ccache
 # has them; no modules): for checking the packaging itself.
 # Debian's configs take hours, so they build from a copy of the patched
-# tree in $WORK/deb/src-<local version>/: the work tree may move on (make
-# series, make check-series) while the packages build.
+# tree in $WORK/deb/src/: the work tree may move on (make series, make
+# check-series) while the packages build.
 set -eu
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$LOGS"
@@ -44,13 +44,17 @@ if [ "$flavour" = guest ]; then
 	cp "$src" "$out/.config.base"
 	: >"$out/.config.extra"
 else
-	snap=$WORK/deb/src$localversion
-	if [ ! -f "$snap/.zswap-stack-complete" ]; then
+	# One path for every series: ccache keys on it, so a new series
+	# recompiles only what it changed. Files get the copy's time (-m), so
+	# make never keeps an object older than a file that went back to an
+	# older version.
+	snap=$WORK/deb/src
+	if [ "$(cat "$snap/.zswap-stack-complete" 2>/dev/null)" != "$localversion" ]; then
 		say "copying the patched tree to $snap"
 		rm -rf "$snap"
 		mkdir -p "$snap"
-		tar -C "$KERNEL_SRC" --exclude=./.pc --exclude=./patches -cf - . | tar -C "$snap" -xf -
-		touch "$snap/.zswap-stack-complete"
+		tar -C "$KERNEL_SRC" --exclude=./.pc --exclude=./patches -cf - . | tar -C "$snap" -m -xf -
+		echo "$localversion" >"$snap/.zswap-stack-complete"
 	fi
 	KERNEL_SRC=$snap
 	src=/usr/src/linux-config-6.12/config.$flavour.xz
