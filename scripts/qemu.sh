@@ -81,7 +81,14 @@ if [ -n "${ROOTFS:-}" ]; then
 		rc=0
 		timeout -k 10 "${VM_TIMEOUT:-600}" "${args[@]}" -display none -monitor none \
 			-serial "file:$log" -append "$cmdline zstack.run=${VM_RUN// /,}" </dev/null || rc=$?
-		tail -25 "$log"
+		# The command's output without the kernel's lines (all in $log),
+		# then how the guest ended; a guest that never ran it: the tail.
+		if grep -q '^zswap-stack: running:' "$log"; then
+			sed -n '/^zswap-stack: /,$p' "$log" | grep -av '^\[ *[0-9]*\.[0-9]*\] ' || true
+			tail -2 "$log"
+		else
+			tail -25 "$log"
+		fi
 		grep -q '^zswap-stack: exit status 0' "$log" ||
 			die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
 		exit 0
