@@ -39,7 +39,7 @@ while read -r line; do
 done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config")
 
 # Functions the series adds at file scope outside tools/ and not static.
-syms=$(series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done |
+syms=$(series_text |
 	awk '/^\+\+\+ / { f = $2 } f !~ /^b\/tools\// && /^\+[a-z]/ && !/^\+static/ &&
 		!/;$/ && match($0, /[a-z_0-9]+\(/) { print substr($0, RSTART, RLENGTH - 1) }' | sort -u)
 map=$(member "./boot/System.map-$kver")

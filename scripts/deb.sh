@@ -36,7 +36,7 @@ flock -n 8 || die "another make deb is running in $WORK (lock: $WORK/.deb.lock)"
 
 # -zswap-stack-8-1a2b3c4d: the patch count and a hash of the applied series.
 n=$(series_entries "$PATCHES/series" | wc -l)
-h=$(series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done |
+h=$(series_text |
 	sha1sum | cut -c1-8)
 localversion=-zswap-stack-$n-$h
 

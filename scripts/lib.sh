@@ -93,6 +93,11 @@ series_entries() {
 	sed -e 's/#.*//' "$1" | awk 'NF { print $1 }'
 }
 
+# The text of every patch the series in $PATCHES applies, in order.
+series_text() {
+	series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done
+}
+
 # ccache: key on paths relative to the checkout, so that another clone (CI)
 # hits the cache a previous one filled.
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
