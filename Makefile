@@ -1,7 +1,13 @@
 # zswap/swap mm patch stack: pinned tree -> quilt series -> kernel -> QEMU
 # -> kselftests. Every target is a stage of scripts/run.sh; variables given
-# on the command line (KERNEL_SRC=, KCONFIG=, ACCEL=, ...) reach the
+# on the command line (TREE=, KERNEL_SRC=, KCONFIG=, ACCEL=, ...) reach the
 # scripts through the environment. `make help` lists them.
+
+# Which tree and series: patches/$(TREE)/ (7.3, the upstream-facing
+# series, or 6.12, the backport for Debian's 6.12 kernel).
+TREE ?= 7.3
+export TREE
+TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
@@ -34,10 +40,13 @@ soak:
 		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),-d,600,-m,24)" \
 		scripts/qemu.sh test
 
-## make check-apply  does the series apply to KERNEL_SRC= / CHECK_VERSIONS="v1 v2"?
+## make check-apply  does the series apply to the pinned tree and the other
+##                 Debian builds tree.env names? (or KERNEL_SRC=, CHECK_VERSIONS="[pkg=]v ...")
 check-apply:
 	@if [ -n "$(CHECK_VERSIONS)" ]; then scripts/fetch-other-tree.sh $(CHECK_VERSIONS); \
-	else scripts/check-apply.sh; fi
+	elif [ -n "$(KERNEL_SRC)" ]; then scripts/check-apply.sh; \
+	else scripts/run.sh tree && rc=0 && { scripts/check-apply.sh || rc=1; } && \
+		{ scripts/fetch-other-tree.sh --others || rc=1; } && exit $$rc; fi
 
 ## make outgoing     mail-ready postings per group in work/outgoing/ (VERSION=, SENDER=)
 outgoing:
@@ -61,13 +70,13 @@ vm:
 deps tree series config build initramfs kselftests host-tests lint:
 	@$(RUN) $@
 
-## make clean      remove build directories (keeps the extracted tree)
+## make clean      remove the tree's build directories (keeps the extracted tree)
 clean:
-	rm -rf $(or $(WORK),work)/build $(or $(WORK),work)/logs $(or $(WORK),work)/results
+	rm -rf $(TREE_WORK)/build $(TREE_WORK)/logs $(TREE_WORK)/results
 
-## make distclean  remove the whole work directory
+## make distclean  remove the whole work directory (both trees, downloads)
 distclean:
-	rm -rf $(or $(WORK),work)
+	rm -rf $(or $(WORK_ROOT),work)
 
 help:
 	@sed -n 's/^## //p' Makefile
@@ -75,9 +84,10 @@ help:
 	@echo "Stages: deps tree series config build initramfs kselftests host-tests lint"
 	@echo
 	@echo "Variables:"
+	@echo "  TREE=7.3|6.12    which pinned tree and series (default 7.3; patches/TREE/)"
 	@echo "  KERNEL_SRC=DIR   use this kernel tree instead of the pinned Debian one"
 	@echo "  KCONFIG=debug    add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM)"
-	@echo "  WORK=DIR         work directory (default ./work)"
+	@echo "  WORK=DIR         the tree's work directory (default ./work/TREE)"
 	@echo "  ACCEL=kvm|tcg    skip the KVM probe (default auto: probe, fall back to TCG)"
 	@echo "  TESTS=a,b        run only these kselftests (e.g. cgroup/test_zswap)"
 	@echo "  VM_MEM=MiB VM_CPUS=N SWAP_MB=MiB VM_TIMEOUT=s   guest size and time limit"

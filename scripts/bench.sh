@@ -42,7 +42,7 @@ prepare() {
 		done
 	fi
 	say "bench: preparing the kernel with $k of $total patches (WORK=$w)"
-	env -u KERNEL_SRC -u BUILD -u COUNTS WORK="$w" PATCHES="$pd" \
+	env -u COUNTS WORK="$w" PATCHES="$pd" \
 		"$S/run.sh" tree series config build initramfs
 }
 prepare "$base"
@@ -56,7 +56,7 @@ for ((r = 1; r <= n; r++)); do
 		w=$(point_work "$k")
 		label=$(point_label "$k")
 		say "bench: run $r/$n, $label kernel ($k patches)"
-		env -u KERNEL_SRC -u BUILD WORK="$w" RUN_NAME="bench-$label-$r" \
+		env WORK="$w" RUN_NAME="bench-$label-$r" \
 			"$S/qemu.sh" bench || die "bench guest run failed ($label, run $r)" \
 			"see $w/logs/serial-bench-$label-$r.log"
 		log=$w/logs/serial-bench-$label-$r.log

@@ -2,7 +2,7 @@
 # make deb: installable Debian packages of the patched kernel, built with
 # the kernel's bindeb-pkg in $WORK/build/<tree>-deb-<flavour>/ (O=), the
 # .debs in $WORK/deb/. The config is Debian's own for the pinned version
-# (package linux-config-6.12: /usr/src/linux-config-6.12/config.<flavour>.xz,
+# (package linux-config-X.Y of the tree, fetched with apt: config.<flavour>.xz,
 # flavour amd64_none_amd64 by default, DEB_FLAVOUR=amd64_none_cloud-amd64
 # for the smaller cloud kernel), with kernel-config/zswap-memcg.config on
 # top, no debug info and no signing keys from Debian's build. The local
@@ -61,16 +61,20 @@ else
 		echo "$localversion" >"$snap/.zswap-stack-complete"
 	fi
 	KERNEL_SRC=$snap
-	src=/usr/src/linux-config-6.12/config.$flavour.xz
-	if [ ! -f "$src" ]; then
-		[ "$(id -u)" = 0 ] || die "Debian's config $src is missing" \
-			"sudo apt-get install linux-config-6.12=$PIN_VERSION"
-		say "installing linux-config-6.12=$PIN_VERSION (Debian's configs)"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			"linux-config-6.12=$PIN_VERSION" >"$LOGS/apt-linux-config.log" 2>&1 ||
-			die "could not install linux-config-6.12=$PIN_VERSION (log: $LOGS/apt-linux-config.log)"
+	# Debian's configs of the pinned version: linux-config-X.Y, fetched
+	# with apt's private lists like the tree itself.
+	cfgpkg=${PIN_PKG/source/config}
+	cfgdir=$WORK_ROOT/$cfgpkg-$PIN_VERSION
+	if [ ! -d "$cfgdir/usr/src/$cfgpkg" ]; then
+		. "$TOP/scripts/debian-apt.sh"
+		mapfile -t suites < <(tree_suites)
+		apt_private_fetch "$cfgpkg" "$PIN_VERSION" "${suites[@]}"
+		rm -rf "$cfgdir.tmp"
+		dpkg-deb -x "$deb" "$cfgdir.tmp" || die "could not unpack $deb"
+		mv "$cfgdir.tmp" "$cfgdir"
 	fi
-	[ -f "$src" ] || die "no $src in linux-config-6.12" "ls /usr/src/linux-config-6.12/"
+	src=$cfgdir/usr/src/$cfgpkg/config.$flavour.xz
+	[ -f "$src" ] || die "no config.$flavour.xz in $cfgpkg $PIN_VERSION" "ls $cfgdir/usr/src/$cfgpkg/   # the flavours"
 	xz -dc "$src" >"$out/.config.base"
 	# Debian's build signs with keys that are not here; BTF needs pahole
 	# and debug info, which take hours more.

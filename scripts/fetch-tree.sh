@@ -1,12 +1,15 @@
 #!/bin/bash
-# Make the pinned Debian kernel tree available under $WORK, once.
+# Make the pinned Debian kernel tree of TREE available under $WORK, once.
 #
-# Installs linux-source-6.12 at the pinned version with apt when the
-# tarball is missing (as root; otherwise prints the command), checks its
-# sha256, and extracts it. A tree already extracted from the same tarball
-# is left alone. With KERNEL_SRC= set this only checks that tree.
+# patches/$TREE/tree.env names the package, version and suite. The .deb
+# is downloaded with apt using private lists (scripts/debian-apt.sh: the
+# system's apt sources are not changed), its tarball taken out into
+# $WORK_ROOT/tarballs/, checked against the pinned sha256 and extracted.
+# A tree already extracted from the same tarball is left alone. With
+# KERNEL_SRC= set this only checks that tree.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/debian-apt.sh"
 
 if [ "$PINNED" = 0 ]; then
 	[ -f "$KERNEL_SRC/Makefile" ] && [ -d "$KERNEL_SRC/mm" ] ||
@@ -19,28 +22,25 @@ fi
 stamp=$WORK/.tree-extracted
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$PIN_SHA256" ] &&
    [ -f "$KERNEL_SRC/Makefile" ]; then
-	say "pinned tree present: $KERNEL_SRC"
+	say "pinned tree present: $KERNEL_SRC ($PIN_PKG $PIN_VERSION)"
 	exit 0
 fi
 
-if [ ! -f "$PIN_TARBALL" ] ||
-   [ "$(dpkg-query -W -f='${Version}' "$PIN_PKG" 2>/dev/null)" != "$PIN_VERSION" ]; then
-	cmd="apt-get install -y --no-install-recommends $PIN_PKG=$PIN_VERSION"
-	[ "$(id -u)" = 0 ] ||
-		die "$PIN_PKG $PIN_VERSION is not installed and this is not root" \
-			"sudo apt-get update && sudo $cmd"
-	say "installing $PIN_PKG=$PIN_VERSION with apt"
-	apt-get update -q >/dev/null || die "apt-get update failed"
-	DEBIAN_FRONTEND=noninteractive $cmd ||
-		die "could not install $PIN_PKG=$PIN_VERSION" \
-			"apt-cache policy $PIN_PKG   # is that version still offered?"
+if [ ! -f "$PIN_TARBALL" ]; then
+	mapfile -t suites < <(tree_suites)
+	apt_private_fetch "$PIN_PKG" "$PIN_VERSION" "${suites[@]}"
+	say "taking $PIN_PKG.tar.xz out of $(basename "$deb")"
+	mkdir -p "$(dirname "$PIN_TARBALL")"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/$PIN_PKG.tar.xz" >"$PIN_TARBALL.tmp" ||
+		{ rm -f "$PIN_TARBALL.tmp" "$deb"; die "$deb holds no usr/src/$PIN_PKG.tar.xz (removed it)" "make tree (downloads it again)"; }
+	mv "$PIN_TARBALL.tmp" "$PIN_TARBALL"
 fi
 
 say "checking sha256 of $PIN_TARBALL"
 sum=$(sha256sum "$PIN_TARBALL" | cut -d' ' -f1)
 [ "$sum" = "$PIN_SHA256" ] ||
 	die "checksum mismatch for $PIN_TARBALL: got $sum, pinned $PIN_SHA256" \
-		"apt-get install --reinstall $PIN_PKG=$PIN_VERSION (or fix scripts/pinned-tree.env)"
+		"rm $PIN_TARBALL and make tree (downloads it again), or fix patches/$TREE/tree.env"
 
 say "extracting $PIN_TARBALL into $WORK"
 mkdir -p "$WORK"

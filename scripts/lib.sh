@@ -2,31 +2,53 @@
 # Common settings and helpers, sourced by every script in scripts/.
 #
 # Variables a user may set (make passes them through the environment):
-#   WORK        work directory (default: ./work, ignored by git)
+#   TREE        which pinned tree and series: a directory patches/TREE/
+#               holding tree.env (the pin) and series (default: 7.3)
+#   WORK        work directory of that tree (default: ./work/TREE)
+#   WORK_ROOT   what the trees share: downloaded packages, apt lists,
+#               tarballs, root file systems (default: ./work)
 #   KERNEL_SRC  kernel tree to use instead of the pinned Debian tree
 #   KCONFIG     config variant: "default" or "debug" (adds debug.config)
-#   PATCHES     patch directory holding "series" (default: ./patches)
+#   PATCHES     patch directory holding "series" (default: patches/TREE)
+#
+# Only what the user gave is exported again (normalized); everything
+# computed here (BUILD, the pinned KERNEL_SRC, ...) is computed afresh by
+# every script that sources this file, so a child script never mistakes
+# a parent's computed value for a user's choice.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=scripts/pinned-tree.env
-. "$TOP/scripts/pinned-tree.env"
+TREE=${TREE:-7.3}
+TREE_ENV=$TOP/patches/$TREE/tree.env
+if [ ! -f "$TREE_ENV" ]; then
+	echo "error: TREE=$TREE: no $TREE_ENV" >&2
+	echo "  next: use one of: $(cd "$TOP/patches" && ls -d -- */ 2>/dev/null | tr -d / | paste -sd' ')" >&2
+	exit 2
+fi
+# shellcheck source=patches/7.3/tree.env
+. "$TREE_ENV"
 
-WORK=$(realpath -m "${WORK:-$TOP/work}")
-PATCHES=${PATCHES:-$TOP/patches}
+WORK_ROOT=$(realpath -m "${WORK_ROOT:-$TOP/work}")
+[ -z "${WORK:-}" ] || export WORK=$(realpath -m "$WORK")
+WORK=${WORK:-$WORK_ROOT/$TREE}
+# The pinned tarball, taken out of the Debian package by fetch-tree.sh.
+# (The host tests point PIN_TARBALL/PIN_SHA256 at bad inputs.)
+PIN_TARBALL=${PIN_TARBALL:-$WORK_ROOT/tarballs/${PIN_PKG}_${PIN_VERSION//:/%3a}.tar.xz}
+PIN_SHA256=${PIN_SHA256:-$PIN_TARBALL_SHA256}
+TREE_DIR=$TOP/patches/$TREE
+PATCHES=${PATCHES:-$TREE_DIR}
 KCONFIG=${KCONFIG:-default}
 case $KCONFIG in default|debug) ;; *)
 	echo "error: KCONFIG=$KCONFIG: expected 'default' or 'debug'" >&2
 	exit 2 ;;
 esac
 
-# The pinned tree, also when a parent script exported its path.
-[ "${KERNEL_SRC:-}" = "$WORK/$PIN_TOPDIR" ] && KERNEL_SRC=
 if [ -n "${KERNEL_SRC:-}" ]; then
 	_src=$KERNEL_SRC
 	KERNEL_SRC=$(cd "$_src" 2>/dev/null && pwd) || {
 		echo "error: KERNEL_SRC=$_src: no such directory" >&2
 		exit 2
 	}
+	export KERNEL_SRC
 	TREE_TAG=src-$(printf %s "$KERNEL_SRC" | sha1sum | cut -c1-8)
 	PINNED=0
 else
@@ -36,7 +58,6 @@ else
 fi
 BUILD=${BUILD:-$WORK/build/$TREE_TAG-$KCONFIG}
 LOGS=$WORK/logs
-export WORK PATCHES KCONFIG KERNEL_SRC BUILD
 
 say()  { printf '==> %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }

@@ -1,19 +1,20 @@
 #!/bin/bash
 # A Debian root file system for make vm ROOTFS=debian: debootstrap from
-# Debian's mirror into $WORK/rootfs/<suite>.d (cached: made once, again
+# Debian's mirror into $WORK_ROOT/rootfs/<suite>.d (cached: made once, again
 # only with ROOTFS_REBUILD=1), then an ext2 image with the project's test
 # programs and an init that sets up swap and zswap, written anew each time
 # from the cached tree (seconds). ext2 because the guest kernel has it
 # built in (kernel-config/qemu-guest.config); no initramfs is needed.
 #   ROOTFS_SUITE   Debian suite (default bookworm)
-#   ROOTFS_MIRROR  mirror (default http://deb.debian.org/debian)
+#   ROOTFS_MIRROR  mirror (default: the system's Debian mirror)
 #   ROOTFS_SIZE    image size (default 2G, sparse)
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/debian-apt.sh"
 suite=${ROOTFS_SUITE:-bookworm}
-mirror=${ROOTFS_MIRROR:-http://deb.debian.org/debian}
-dir=$WORK/rootfs/$suite.d
-img=$WORK/rootfs/$suite.img
+mirror=${ROOTFS_MIRROR:-$(debian_mirror main)}
+dir=$WORK_ROOT/rootfs/$suite.d
+img=$WORK_ROOT/rootfs/$suite.img
 need mke2fs
 
 if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then

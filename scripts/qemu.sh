@@ -9,12 +9,13 @@
 # back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024),
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
-# APPEND (extra kernel parameters), RUN_NAME (log/result name).
+# APPEND (extra kernel parameters), RUN_NAME (log/result name),
+# KERNEL_IMAGE (another bzImage, with this build's initramfs).
 set -eu
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 timeout
 mode=${1:-test}
-kernel=$BUILD/arch/x86/boot/bzImage
+kernel=${KERNEL_IMAGE:-$BUILD/arch/x86/boot/bzImage}
 initrd=$BUILD/initramfs.cpio.gz
 [ -f "$kernel" ] || die "no kernel at $kernel" "make build"
 [ -f "$initrd" ] || die "no initramfs at $initrd" "make initramfs"
@@ -65,7 +66,7 @@ cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 # off (log in $LOGS/serial-rootfs.log), else an interactive console.
 if [ -n "${ROOTFS:-}" ]; then
 	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known"
-	img=$WORK/rootfs/${ROOTFS_SUITE:-bookworm}.img
+	img=$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
 	keep=()
 	for a in "${args[@]}"; do

@@ -2,9 +2,9 @@
 # Judge a guest's serial log: kernel reports (panic, oops, BUG, WARN, KASAN,
 # lockdep, UBSAN, hung task) fail the run and are printed; the kselftest
 # TAP of each binary is parsed into results/<name>.tsv and a closing line
-# "N passed, N failed, N skipped". Tests listed in tests/known-failures.txt
+# "N passed, N failed, N skipped". Tests listed in patches/$TREE/known-failures.txt
 # are reported as known failures, never as passes; a failure of a test in
-# tests/known-flaky.txt likewise, while its passes count as passes. Exit 1
+# patches/$TREE/known-flaky.txt likewise, while its passes count as passes. Exit 1
 # on any other failure.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -52,8 +52,8 @@ fi
 # --kernel-only: a benchmark run, judged by its kernel log alone.
 [ $kernel_only = 0 ] || exit $bad
 
-known=${KNOWN_FAILURES:-$TOP/tests/known-failures.txt}
-flaky=${KNOWN_FLAKY:-$TOP/tests/known-flaky.txt}
+known=${KNOWN_FAILURES:-$TREE_DIR/known-failures.txt}
+flaky=${KNOWN_FLAKY:-$TREE_DIR/known-flaky.txt}
 awk -v known="$known" -v flaky="$flaky" '
 BEGIN {
 	FS = "\t"
@@ -110,8 +110,8 @@ pass=$(count pass) fail=$(count fail) skip=$(count skip)
 xfail=$(count xfail) xpass=$(count xpass)
 echo "==> results ($out):"
 awk -F'\t' '{ printf "    %-5s %s:%s%s\n", toupper($3), $1, $2, ($4 == "" ? "" : "  (" $4 ")") }' "$out"
-[ "$xfail" = 0 ] || echo "known failures: $xfail (reasons in tests/known-failures.txt, not counted as passed)"
-[ "$xpass" = 0 ] || echo "known failures that passed: $xpass (update tests/known-failures.txt)"
+[ "$xfail" = 0 ] || echo "known failures: $xfail (reasons in patches/$TREE/known-failures.txt, not counted as passed)"
+[ "$xpass" = 0 ] || echo "known failures that passed: $xpass (update patches/$TREE/known-failures.txt)"
 total=$((pass + fail + skip + xfail + xpass))
 [ "$total" -gt 0 ] || { echo "==> no kselftest result found in $log" >&2; bad=1; }
 [ "$fail" = 0 ] || bad=1

@@ -6,7 +6,9 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 S=$TOP/scripts
-REAL_TREE=${KERNEL_SRC:-$TOP/work/linux-source-6.12}
+# The tree's pinned source (TREE=, default 7.3) and its top directory.
+read -r PIN_SRC PIN_TOPDIR < <(bash -c '. "$1/lib.sh"; echo "$KERNEL_SRC $PIN_TOPDIR"' _ "$S")
+REAL_TREE=${KERNEL_SRC:-$PIN_SRC}
 unset KERNEL_SRC PATCHES BUILD
 
 T=$(mktemp -d)
@@ -226,7 +228,7 @@ t_wrong_checksum() {
 	echo garbage >"$T/fake.tar.xz"
 	run env WORK="$T/w" PIN_TARBALL="$T/fake.tar.xz" "$S/fetch-tree.sh"
 	expect_rc 1 && expect_out 'checksum mismatch' || return 1
-	[ ! -e "$T/w/linux-source-6.12" ] || fail "a tree was extracted from a bad tarball"
+	[ ! -e "$T/w/$PIN_TOPDIR" ] || fail "a tree was extracted from a bad tarball"
 }
 
 t_dropped_config_option_is_an_error() {
@@ -234,8 +236,24 @@ t_dropped_config_option_is_an_error() {
 	echo 'CONFIG_DRM_VIRTIO_GPU=y' >"$T/drop.config"
 	run env KERNEL_SRC="$REAL_TREE" BUILD="$T/build" WORK="$T/w" EXTRA_CONFIG="$T/drop.config" \
 		"$S/make-config.sh"
-	expect_rc 1 && expect_out 'Kconfig dropped 1 requested option\(s\): CONFIG_DRM_VIRTIO_GPU' || return 1
+	expect_rc 1 && expect_out 'Kconfig of TREE=[^ ]+ .* dropped 1 requested option\(s\): CONFIG_DRM_VIRTIO_GPU' &&
+		expect_out 'CONFIG_DRM_VIRTIO_GPU \(drop.config:1:.*check its dependencies' || return 1
 	[ ! -e "$T/build/.config" ] || fail "a .config was written despite the dropped option"
+}
+
+# A symbol the tree's Kconfig lacks is named as such; one marked for
+# another tree ("# only OTHER") is left out for this one.
+t_config_symbol_of_another_tree() {
+	[ -f "$REAL_TREE/scripts/kconfig/merge_config.sh" ] || { echo "SKIP: no kernel tree at $REAL_TREE (make tree)"; return 0; }
+	printf 'CONFIG_ZSWAPP=y\n' >"$T/typo.config"
+	run env KERNEL_SRC="$REAL_TREE" BUILD="$T/build-marks" WORK="$T/w" EXTRA_CONFIG="$T/typo.config" \
+		"$S/make-config.sh"
+	expect_rc 1 && expect_out 'CONFIG_ZSWAPP \(typo.config:1:.*no such symbol in this tree' || return 1
+	printf 'CONFIG_ZSWAPP=y\t# only no-such-tree\n' >"$T/typo.config"
+	run env KERNEL_SRC="$REAL_TREE" BUILD="$T/build-marks" WORK="$T/w" EXTRA_CONFIG="$T/typo.config" \
+		"$S/make-config.sh"
+	expect_rc 0 || return 1
+	! grep -q ZSWAPP "$T/build-marks/.config" || fail "the line marked for another tree reached the .config"
 }
 
 t_local_edit_blocks_pop_with_a_clear_message() {
@@ -348,10 +366,10 @@ t_check_apply_missing_series_entry() {
 # --- outgoing.sh: its checks of the cover letters (they run before the
 # base tree is imported, so a fake pinned tree is enough).
 outgoing() {
-	mkdir -p "$T/wo/linux-source-6.12/scripts"
-	touch "$T/wo/linux-source-6.12/MAINTAINERS"
-	printf '#!/bin/sh\nexit 0\n' >"$T/wo/linux-source-6.12/scripts/checkpatch.pl"
-	chmod +x "$T/wo/linux-source-6.12/scripts/checkpatch.pl"
+	mkdir -p "$T/wo/$PIN_TOPDIR/scripts"
+	touch "$T/wo/$PIN_TOPDIR/MAINTAINERS"
+	printf '#!/bin/sh\nexit 0\n' >"$T/wo/$PIN_TOPDIR/scripts/checkpatch.pl"
+	chmod +x "$T/wo/$PIN_TOPDIR/scripts/checkpatch.pl"
 	run env WORK="$T/wo" PATCHES="$T/p" PIN_TARBALL="$T/no-tarball" "$@" "$S/outgoing.sh"
 }
 

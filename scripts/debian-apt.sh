@@ -1,0 +1,99 @@
+# shellcheck shell=bash
+# apt with private lists, for Debian packages the system's apt sources do
+# not offer (sourced by fetch-tree.sh and fetch-other-tree.sh, after
+# lib.sh). /etc/apt is never changed and root is not needed: the sources
+# list, the lists and the cache live in $WORK_ROOT/apt/$TREE, and the
+# downloaded packages in $WORK_ROOT/debs.
+#
+# The mirror is the one the system's apt already uses (apt-get
+# indextargets); DEBIAN_MIRROR= and DEBIAN_SECURITY_MIRROR= override it.
+# Packages are checked against debian-archive-keyring, as apt always does.
+
+APT_DIR=$WORK_ROOT/apt/$TREE
+DEBS=$WORK_ROOT/debs
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+apt_opts=(-q -o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache" -o Dir::State::status=/dev/null
+	-o Acquire::Languages=none)
+[ "$(id -u)" != 0 ] || apt_opts+=(-o APT::Sandbox::User=root)	# _apt cannot write here
+
+# The suites of the private lists: the pinned tree's and the others the
+# tree's check-apply looks at, one a line.
+tree_suites() {
+	# shellcheck disable=SC2086
+	printf '%s\n' $PIN_SUITE ${OTHER_SUITES:-} | awk '!seen[$0]++'
+}
+
+# debian_mirror [security]: the URI of the system's Debian (or Debian
+# security) archive, from apt's own configuration.
+debian_mirror() {
+	local want=${1:-main} uri
+	if [ "$want" = security ]; then uri=${DEBIAN_SECURITY_MIRROR:-}; else uri=${DEBIAN_MIRROR:-}; fi
+	if [ -z "$uri" ]; then
+		# shellcheck disable=SC2016
+		uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null | awk -v w="$want" '
+			w == "security" && $2 ~ /^[a-z]+-security$/ { print $1; exit }
+			w == "main" && $2 ~ /^[a-z]+(-updates|-backports|-proposed-updates)?$/ && $1 ~ /\/debian\/?$/ { print $1; exit }')
+	fi
+	[ -n "$uri" ] || die "no Debian $want archive in the system's apt sources (apt-get indextargets)" \
+		"set DEBIAN_MIRROR=http://<mirror>/debian (and DEBIAN_SECURITY_MIRROR=) for this command"
+	printf '%s\n' "${uri%/}"
+}
+
+# apt_private_update SUITE...: the private sources list for SUITEs;
+# apt-get update when it is new or changed, or with APT_FORCE_UPDATE=1.
+apt_private_update() {
+	local s want main sec=
+	[ -f "$KEYRING" ] || die "no $KEYRING" "apt-get install debian-archive-keyring"
+	need apt-get dpkg-deb
+	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
+	main=$(debian_mirror main)
+	case " $* " in *-security\ *) sec=$(debian_mirror security) ;; esac
+	want=$(for s in "$@"; do
+		case $s in
+		*-security) printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$sec" "$s" ;;
+		*) printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$main" "$s" ;;
+		esac
+	done)
+	if [ "${APT_FORCE_UPDATE:-0}" = 1 ] || [ ! -f "$APT_DIR/sources.list" ] ||
+	   [ "$(cat "$APT_DIR/sources.list")" != "$want" ] || ! ls "$APT_DIR/lists/"*Packages* >/dev/null 2>&1; then
+		printf '%s\n' "$want" >"$APT_DIR/sources.list"
+		say "apt-get update (private lists in $APT_DIR: $*)"
+		apt-get "${apt_opts[@]}" update >"$APT_DIR/update.log" 2>&1 || {
+			sed 's/^/    /' "$APT_DIR/update.log" >&2
+			die "apt-get update of the private lists failed ($*)" "check the network and the suites in patches/$TREE/tree.env"
+		}
+		! grep '^[WE]:' "$APT_DIR/update.log" >&2 || true
+	fi
+}
+
+# offered PKG VERSION: true when the private lists offer PKG at VERSION.
+offered() {
+	apt-cache "${apt_opts[@]}" madison "$1" 2>/dev/null |
+		awk -F' *[|] *' -v v="$2" '$2 == v { f = 1 } END { exit !f }'
+}
+
+# apt_private_fetch PKG VERSION SUITE...: the package's .deb in $DEBS,
+# downloaded once; its path in $deb.
+apt_private_fetch() {
+	local pkg=$1 v=$2
+	shift 2
+	local base=$DEBS/${pkg}_${v//:/%3a}
+	deb=$(ls "${base}"_*.deb 2>/dev/null | head -1)
+	[ -z "$deb" ] || return 0
+	apt_private_update "$@"
+	offered "$pkg" "$v" || {
+		APT_FORCE_UPDATE=1 apt_private_update "$@"
+		offered "$pkg" "$v" ||
+			die "$pkg $v is not offered by $* (mirror $(debian_mirror main))" \
+				"apt-cache ${apt_opts[*]} madison $pkg   # what is offered; fix patches/$TREE/tree.env"
+	}
+	say "downloading $pkg=$v"
+	mkdir -p "$DEBS"
+	(cd "$DEBS" && apt-get "${apt_opts[@]}" download "$pkg=$v" >"$APT_DIR/download.log" 2>&1) || {
+		sed 's/^/    /' "$APT_DIR/download.log" >&2
+		die "apt-get download $pkg=$v failed" "retry (a network error?), or check the mirror"
+	}
+	deb=$(ls "${base}"_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || die "apt-get download did not leave ${base}_*.deb" "ls $DEBS"
+}
