@@ -16,6 +16,29 @@ sel=$KERNEL_SRC/tools/testing/selftests/cgroup/config
 for f in ${EXTRA_CONFIG:-}; do frags+=("$(realpath "$f")"); done
 
 mkdir -p "$BUILD" "$LOGS"
+
+# The project's fragments serve every tree. A line that only one tree's
+# Kconfig has says so at its end: "CONFIG_ZPOOL=y	# only 6.12" (or
+# "# only 6.12 7.2"). For TREE, such lines of other trees are left out and
+# the marks taken off, in a copy of the fragment under $BUILD/fragments/.
+fragdir=$BUILD/fragments
+mkdir -p "$fragdir"
+for i in "${!frags[@]}"; do
+	f=${frags[$i]}
+	[ -f "$f" ] || die "config fragment $f does not exist" "check EXTRA_CONFIG= and kernel-config/"
+	case $f in "$KERNEL_SRC"/*) continue ;; esac	# the tree's own fragment
+	out=$fragdir/$i-$(basename "$f")
+	awk -v tree="$TREE" '
+		match($0, /[ \t]*#[ \t]*only[ \t]+[^#]*$/) {
+			n = split(substr($0, RSTART), w, /[ \t#]+/); keep = 0
+			for (j = 1; j <= n; j++) if (w[j] == tree) keep = 1
+			if (keep) print substr($0, 1, RSTART - 1)
+			next
+		}
+		{ print }' "$f" >"$out.new"
+	cmp -s "$out.new" "$out" && rm "$out.new" || mv "$out.new" "$out"
+	frags[$i]=$out
+done
 # Skip the merge (it builds kconfig afresh, ~10 s) when its inputs are as
 # they were: the same fragments, none of them and no Kconfig file of the
 # tree newer than the last merge.
@@ -39,15 +62,22 @@ say "merging ${#frags[@]} config fragments into $BUILD/.config"
 	scripts/kconfig/merge_config.sh -n -O "$tmp" "${frags[@]}") >"$log" 2>&1 ||
 	{ tail -20 "$log" >&2; die "merge_config.sh failed (log: $log)"; }
 
-dropped=$(sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$log")
+# merge_config.sh prints "Value requested for CONFIG_X not in final
+# .config" (7.x: with a "WARNING: " in front) for every option Kconfig
+# did not keep: a dropped dependency, a typo, or a symbol this tree lacks.
+dropped=$(sed -n 's/^\(WARNING: \)\{0,1\}Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\2/p' "$log")
 if [ -n "$dropped" ]; then
 	for c in $dropped; do
-		printf '  %s: requested "%s", got "%s"\n' "$c" \
-			"$(grep -hwe "$c" "${frags[@]}" | tail -1)" \
-			"$(grep -we "$c" "$tmp/.config" || echo 'not present')" >&2
+		where=$(grep -nwe "$c" "${frags[@]}" | tail -1 | sed "s|^$fragdir/[0-9]*-||")
+		if grep -rqsE "^[[:space:]]*(menu)?config ${c#CONFIG_}\$" --include='Kconfig*' "$KERNEL_SRC"; then
+			why="requested, got \"$(grep -we "$c" "$tmp/.config" || echo 'not set')\": check its dependencies"
+		else
+			why="no such symbol in this tree's Kconfig: mark the line \"# only <tree>\" if another tree has it"
+		fi
+		printf '  %s (%s): %s\n' "$c" "$where" "$why" >&2
 	done
-	die "Kconfig dropped $(echo "$dropped" | wc -w) requested option(s): $(echo $dropped)" \
-		"check their dependencies (make -C $KERNEL_SRC O=$tmp menuconfig, search with /) and fix kernel-config/"
+	die "Kconfig of TREE=$TREE ($KERNEL_SRC) dropped $(echo "$dropped" | wc -w) requested option(s): $(echo $dropped)" \
+		"fix kernel-config/ (dependencies: make -C $KERNEL_SRC O=$tmp menuconfig, search with /)"
 fi
 
 if cmp -s "$tmp/.config" "$BUILD/.config"; then
