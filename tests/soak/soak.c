@@ -713,7 +713,10 @@ struct harness {
 	double quiet_end;	/* no swapoff/recycle this close to the end */
 	uint64_t rng;
 	int recycling;		/* memcg being recreated, or -1 */
-	bool limits_lifted;	/* tight memory.max lifted for swapoff */
+	bool limits_lifted;	/* tight memory.max lifted: */
+	bool lift_swapoff;	/* for a swapoff/swapon cycle */
+	bool lift_noshrink;	/* while the zswap shrinker is off (keeps_incomp) */
+	bool keeps_incomp;	/* zswap keeps incompressible pages (7.x) */
 	bool zswap_flipped;
 	bool swap_pending;	/* swapon still to be done */
 	pid_t reclaimer;
@@ -1043,9 +1046,19 @@ static void describe_memcgs(void)
 	}
 }
 
-/* Tight memory.max would OOM while no swap exists: lift it meanwhile. */
-static void set_limits_lifted(bool lifted)
+/*
+ * Tight memory.max would OOM while no swap exists, so it is lifted during
+ * a swapoff/swapon cycle. On kernels whose zswap keeps the pages it cannot
+ * compress, whole, and charges them to the memcg (7.x: memory.stat's
+ * zswap_incomp), nothing but the zswap shrinker moves a memcg's pool to
+ * the disk when zswap.max is "max": with the shrinker off the pool alone
+ * fills a tight memory.max and the OOM killer rightly fires (seen on 7.3:
+ * 13 of 16 MB zswap, 49 kB anon). There the soak turns the shrinker on,
+ * and lifts tight limits while a flip has it off.
+ */
+static void update_limits(void)
 {
+	bool lifted = H.lift_swapoff || H.lift_noshrink;
 	unsigned long i;
 
 	if (H.limits_lifted == lifted || !use_cgroups)
@@ -1054,6 +1067,12 @@ static void set_limits_lifted(bool lifted)
 	for (i = 0; i < opt.memcgs; i++)
 		if (cgs[i].prof->tight)
 			cg_set_max(&cgs[i], lifted);
+}
+
+static void set_limits_lifted(bool lifted)
+{
+	H.lift_swapoff = lifted;
+	update_limits();
 }
 
 static void start_recycle(void)
@@ -1342,6 +1361,10 @@ static void act_pool(void)
 	}
 	if (!zk_write(k, v))
 		C.pool_changes++;
+	if (k == ZK_SHRINK && H.keeps_incomp) {
+		H.lift_noshrink = !strcmp(v, "N");
+		update_limits();
+	}
 }
 
 /* Writes back what differs; true if every saved knob reads back equal. */
@@ -1778,6 +1801,26 @@ static int check_env(void)
 	return 0;
 }
 
+/* See update_limits(): the shrinker on where zswap keeps incompressible pages. */
+static void shrinker_for_incomp(void)
+{
+	char path[128];
+
+	if (!use_cgroups || opt.dry)
+		return;
+	cg_file(&cgs[0], "memory.stat", path, sizeof(path));
+	H.keeps_incomp = read_keyed(path, "zswap_incomp") >= 0;
+	if (!H.keeps_incomp)
+		return;
+	if (zswap_can_touch(ZK_SHRINK) && !zk_write(ZK_SHRINK, "Y")) {
+		diag("zswap keeps incompressible pages: shrinker_enabled=Y for the run");
+		return;
+	}
+	diag("zswap keeps incompressible pages and its shrinker cannot be turned on: tight limits lifted");
+	H.lift_noshrink = true;
+	update_limits();
+}
+
 static int setup_shared(void)
 {
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -2026,6 +2069,7 @@ int main(int argc, char **argv)
 		say("Bail out! memcg setup failed");
 		return KSFT_FAIL;
 	}
+	shrinker_for_incomp();
 	run();
 	print_summary();
 	check_data();
