@@ -9,9 +9,12 @@
 #   ckpatch  scripts/checkpatch.pl --strict on the patch mail
 #   boot     the guest reached the end of its run with no kernel report
 #   ksft     the tree's kselftests of tests/kselftests.list (CHECK_TESTS=
-#            overrides) passed/failed/skipped; tests/series-expect.txt names
+#            overrides) passed/failed/skipped; patches/TREE/series-expect.txt names
 #            the patch that fixes each feature test: before it, the test
-#            must fail (the old behaviour, shown as "xf"), from it on pass
+#            must fail (the old behaviour, shown as "xf"), from it on pass.
+#            A test that comes after its fix (as linux-mm wants it) is
+#            also run, at the point that adds it, on the kernel of the
+#            point before its fix: a row "k<" that must show it failing.
 # FROM= and TO= limit the walk: a 1-based index, or a string matching a
 # patch name (FROM: first match, TO: last match), e.g. FROM=writeback-off/
 # TO=writeback-off/ for one group. The point before FROM is built, not
@@ -21,7 +24,7 @@ set -eu
 [ "$PINNED" = 1 ] || die "check-series walks the series on the pinned tree; unset KERNEL_SRC"
 S=$TOP/scripts
 CW=$WORK/check-series
-EXPECT=${SERIES_EXPECT:-$TOP/tests/series-expect.txt}
+EXPECT=${SERIES_EXPECT:-$TREE_DIR/series-expect.txt}
 mapfile -t all < <(series_entries "$PATCHES/series")
 n=${#all[@]}
 [ "$n" -gt 0 ] || die "patches/series is empty: nothing to walk"
@@ -79,7 +82,7 @@ checks_pass=0 checks_fail=0
 t_walk=$(date +%s)
 
 # Run in the check-series work dir: own tree, build dir and lock.
-cw() { env -u KERNEL_SRC -u BUILD -u COUNTS WORK="$CW" "$@"; }
+cw() { env -u COUNTS WORK="$CW" "$@"; }
 build_dir() { cw bash -c '. "$1/lib.sh"; echo "$BUILD"' _ "$S"; }
 tree=$CW/$PIN_TOPDIR
 
@@ -129,6 +132,13 @@ if ! prepare "$prev" >"$log" 2>&1; then
 	tail -20 "$log" >&2
 	die "could not build the starting point ($prev patches; log: $log)" "make series build"
 fi
+# The bzImage of every point built in this walk, for the before-fix runs.
+KDIR=$CW/kernels
+rm -rf "$KDIR"
+mkdir -p "$KDIR"
+save_kernel() { cp "$(build_dir)/arch/x86/boot/bzImage" "$KDIR/$(printf %02d "$1").bzImage"; }
+save_kernel "$prev"
+declare -A proven
 row "#" patch apply build W=1 ckpatch boot "ksft p/f/s/xf" time notes
 row "$prev" "$([ "$prev" = 0 ] && echo '(base)' || echo "${all[$((prev - 1))]}")" - built - - - - \
 	"$(($(date +%s) - t0))" "starting point, built only"
@@ -147,6 +157,7 @@ for ((k = from; k <= to; k++)); do
 
 	if prepare "$k" >"$pdir/prepare.log" 2>&1; then
 		apply=ok build=ok
+		save_kernel "$k"
 		grep -q 'offset' "$pdir/prepare.log" && apply=offsets
 	else
 		if grep -q 'series: FAILED' "$pdir/prepare.log"; then apply=FAIL; else apply=ok build=FAIL; fi
@@ -236,6 +247,57 @@ for ((k = from; k <= to; k++)); do
 		"$(IFS=';'; echo "${notes[*]:-}" | sed 's/;/; /g')"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$p" "$apply" "$build" "$wnew" "$ck" \
 		"$boot" "$ksft" "$dt" >>"$tsv"
+	# Tests after their fix, passing here for the first time: the same
+	# test binary on the kernel of the point before the fix must fail.
+	before=()
+	if [ "$build" = ok ]; then
+		for key in "${!fixed_by[@]}"; do
+			f=${fixed_by[$key]}
+			[ "$f" -le "$k" ] && [ -z "${proven[$key]:-}" ] || continue
+			awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t && $3 == "pass" { ok = 1 } END { exit !ok }' \
+				"$res" 2>/dev/null || continue
+			before+=("$key")
+		done
+	fi
+	for key in "${before[@]}"; do
+		f=${fixed_by[$key]}
+		bk=$KDIR/$(printf %02d $((f - 1))).bzImage
+		tb=$(date +%s) bnotes=()
+		if [ ! -f "$bk" ]; then
+			# Not built in this walk (FROM= past it): build it, then
+			# bring the tree back to this point.
+			say "building point $((f - 1)) for the before-fix run of ${key#*:}"
+			if prepare $((f - 1)) >"$pdir/prepare-before.log" 2>&1 && save_kernel $((f - 1)) &&
+			   prepare "$k" >>"$pdir/prepare-before.log" 2>&1; then :; else
+				row "$k<" "  ${key#*:} on point $((f - 1))" - FAIL - - - - "$(($(date +%s) - tb))" \
+					"could not build point $((f - 1)): $pdir/prepare-before.log"
+				check FAIL
+				failed_points+=("$k<")
+				continue
+			fi
+		fi
+		name=check-series-$(printf %02d "$k")-before-$(printf %02d $((f - 1)))
+		cw RUN_NAME="$name" TESTS="${key%%:*}" KERNEL_IMAGE="$bk" "$S/qemu.sh" test \
+			>"$pdir/before-fix-$((f - 1)).txt" 2>&1 || true
+		bres=$(awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t { print $3 }' \
+			"$CW/results/$name.tsv" 2>/dev/null)
+		if [ "$bres" = fail ]; then
+			bst=0/0/0/1
+			bnotes+=("fails on the kernel before its fix (point $((f - 1))): old behaviour")
+			check ok
+			proven[$key]=1
+		else
+			bst=-
+			bnotes+=("${bres:-no result} on the kernel before its fix (point $((f - 1))): does not show the old behaviour; see $pdir/before-fix-$((f - 1)).txt")
+			check FAIL
+			failed_points+=("$k<")
+		fi
+		row "$k<" "  ${key#*:} on the kernel of point $((f - 1))" - - - - - "$bst" \
+			"$(($(date +%s) - tb))" "${bnotes[*]}"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k<" "${key#*:} on point $((f - 1))" - - - - - \
+			"$bst" "$(($(date +%s) - tb))" >>"$tsv"
+	done
+
 	[ "$apply" != FAIL ] && [ "$build" != FAIL ] || break
 done
 
@@ -244,7 +306,10 @@ echo "matrix: $matrix (logs per point in $CW/points/)"
 echo "walk took $(($(date +%s) - t_walk))s for points $from..$to"
 if [ ${#failed_points[@]} -gt 0 ]; then
 	for k in "${failed_points[@]}"; do
-		echo "FAILED at point $k: ${all[$((k - 1))]}"
+		case $k in
+		*'<') echo "FAILED at point $k: a test of ${all[$((${k%<} - 1))]} did not fail on the kernel before its fix" ;;
+		*) echo "FAILED at point $k: ${all[$((k - 1))]}" ;;
+		esac
 	done
 fi
 [ -z "${COUNTS:-}" ] || printf 'check-series\t%s\t%s\t0\n' "$checks_pass" "$checks_fail" >>"$COUNTS"
