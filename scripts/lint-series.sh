@@ -25,8 +25,8 @@ for p in "${want[@]}"; do
 	grep -qE '^ [0-9]+ files? changed' "$f" || why="$why no diffstat;"
 	body=$(awk '/^$/ && !h { h = 1; next } h && /^---$/ { exit } h' "$f" | grep -vc '^\(Signed-off-by\|Cc\|Link\|[A-Z][a-z-]*-by\):' || true)
 	[ "$body" -ge 3 ] || why="$why changelog shorter than 3 lines;"
-	! awk '/^---$/ { exit } 1' "$f" | grep -qE 'MEASURED-RESULTS|TODO|XXX|FIXME' ||
-		why="$why changelog has a placeholder (MEASURED-RESULTS/TODO/XXX/FIXME);"
+	! awk '/^---$/ { exit } 1' "$f" | grep -qE 'MEASURED-RESULTS|TO BE MEASURED|TODO|XXX|FIXME' ||
+		why="$why changelog has a placeholder (TO BE MEASURED/TODO/XXX/FIXME);"
 	i=$((i + 1))
 	if [ -z "$why" ]; then echo "ok $i $p: mail format"; pass=$((pass + 1))
 	else echo "not ok $i $p: mail format:$why"; fail=$((fail + 1)); fi
