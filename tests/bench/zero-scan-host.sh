@@ -3,9 +3,9 @@
 # for 6.12's open-coded zero check vs memchr_inv() (compiled from the
 # tree's own lib/string.c) with and without the last-word check, on
 # cache-resident pages, scalar code as in the kernel (no vectorizing).
-# Usage: tests/bench/zero-scan-host.sh [KERNEL_SRC]
+# Usage: tests/bench/zero-scan-host.sh [KERNEL_SRC]   (default: the TREE= pinned tree)
 set -eu
-src=${1:-$(dirname "$0")/../../work/linux-source-6.12}
+src=${1:-$(bash -c '. "$1/scripts/lib.sh"; echo "$KERNEL_SRC"' _ "$(dirname "$0")/../..")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 {

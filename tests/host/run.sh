@@ -224,6 +224,22 @@ t_missing_tree() {
 	expect_rc 1 && expect_out 'does not look like a kernel tree'
 }
 
+t_unknown_tree_names_the_trees() {
+	run env TREE=no-such-tree "$S/fetch-tree.sh"
+	expect_rc 2 && expect_out 'TREE=no-such-tree: no .*patches/no-such-tree/tree.env' &&
+		expect_out 'next: use one of: .*6\.12.*7\.3'
+}
+
+# lib.sh exports what the user gave, normalized, and nothing it computed.
+t_lib_exports_only_what_the_user_gave() {
+	run env -u KERNEL_SRC -u BUILD -u WORK bash -c '. "$1/lib.sh"; env' _ "$S"
+	! printf '%s\n' "$out" | grep -qE '^(KERNEL_SRC|BUILD|WORK|PATCHES)=' ||
+		fail "lib.sh exported a value it computed" || return 1
+	mkdir -p "$T/ksrc"
+	run env KERNEL_SRC="$T/ksrc/." WORK="$T/w/../w2" bash -c '. "$1/lib.sh"; env' _ "$S"
+	expect_out "^KERNEL_SRC=$T/ksrc\$" && expect_out "^WORK=$T/w2\$"
+}
+
 t_wrong_checksum() {
 	echo garbage >"$T/fake.tar.xz"
 	run env WORK="$T/w" PIN_TARBALL="$T/fake.tar.xz" "$S/fetch-tree.sh"
