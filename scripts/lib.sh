@@ -98,6 +98,10 @@ timed() {
 	return $rc
 }
 
+# A guest whose PCI devices got no interrupt: it cannot finish any I/O
+# (qemu.sh stops it at once, results.sh names the reason).
+NOIRQ_RE='AE_AML_LOOP_TIMEOUT|PCI INT [A-D]: no GSI'
+
 # The guest's test list: tests/kselftests.list, plus
 # tests/kselftests-debug.list for KCONFIG=debug. Entries under guest/ are
 # scripts from tests/guest/tests/, the others kselftests of the tree.

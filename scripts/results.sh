@@ -33,6 +33,13 @@ if grep -qE "$re" "$clean"; then
 	bad=1
 	kreport=1
 fi
+if grep -qE "$NOIRQ_RE" "$clean"; then
+	echo "==> a PCI device of the guest got no interrupt, so its I/O cannot complete:" >&2
+	grep -nE "$NOIRQ_RE" "$clean" | head -4 | sed 's/^/    /' >&2
+	echo "    (KCONFIG=debug under TCG: ACPI's _PRT evaluation ran past its loop timeout; qemu.sh boots that kernel with pci=noacpi)" >&2
+	bad=1
+	noirq=1
+fi
 if ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
 	echo "==> the guest did not finish its run (timeout, hang or crash); last lines:" >&2
 	tail -30 "$clean" | sed 's/^/    /' >&2
@@ -104,6 +111,7 @@ function emit(res, test, note) {
 [ -z "${kreport:-}" ] || printf 'kernel\t(log)\tfail\tkernel report in the serial log\n' >>"$out"
 [ -z "${unfinished:-}" ] || printf 'guest\t(run)\tfail\tguest did not finish\n' >>"$out"
 [ -z "${cpufail:-}" ] || printf 'guest\t(cpus)\tfail\tguest saw %s of %s vCPUs\n' "$cpus" "$EXPECT_CPUS" >>"$out"
+[ -z "${noirq:-}" ] || printf 'guest\t(irq)\tfail\ta PCI device got no interrupt (ACPI AML timeout / no GSI)\n' >>"$out"
 
 count() { awk -F'\t' -v r="$1" '$3 == r' "$out" | wc -l; }
 pass=$(count pass) fail=$(count fail) skip=$(count skip)

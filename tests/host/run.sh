@@ -509,6 +509,11 @@ mkfakeqemu() {
 	cat >"$T/bin/qemu-system-x86_64" <<-'FAKE'
 	#!/bin/bash
 	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*) log=${a#file:} ;; esac; done
+	if [ "${FAKE_NOIRQ:-0}" = 1 ]; then
+		printf '%s\n' '[   40.66] ACPI Error: Aborting method \_SB.PCI0._PRT due to previous error (AE_AML_LOOP_TIMEOUT)' \
+			'[   40.75] virtio-pci 0000:00:02.0: PCI INT A: no GSI' >"$log"
+		exec sleep 600
+	fi
 	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
 	printf '%s\n' '<<< ksft-begin cgroup/t >>>' '1..1' 'ok 1 t_one' \
 		'<<< ksft-end cgroup/t rc=0 >>>' '<<< ksft-guest-done >>>' >"$log"
@@ -539,6 +544,16 @@ t_hung_guest_hits_the_hard_timeout() {
 	qemu_run ACCEL=tcg VM_TIMEOUT=3 FAKE_HANG=1
 	expect_rc 1 && expect_out 'hit the 3s timeout' && expect_out 'did not finish' || return 1
 	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the timeout did not end the guest"
+}
+
+# A device without an interrupt (the debug kernel's ACPI _PRT timeout
+# under TCG) stops the guest at once, with that reason.
+t_guest_without_device_interrupts_fails_at_once() {
+	mkfakeqemu
+	local t0=$(date +%s)
+	qemu_run ACCEL=tcg VM_TIMEOUT=60 VM_SILENCE=50 FAKE_NOIRQ=1
+	expect_rc 1 && expect_out 'got no interrupt' && expect_out 'no GSI' || return 1
+	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the guest was not stopped before the silence watchdog"
 }
 
 t_silent_guest_is_stopped_as_hung() {
