@@ -134,7 +134,7 @@ if ! prepare "$prev" >"$log" 2>&1; then
 fi
 # The bzImage of every point built in this walk, for the before-fix runs.
 KDIR=$CW/kernels
-rm -rf "$KDIR"
+rm -rf "$KDIR" "$CW"/results/check-series-*-before-*
 mkdir -p "$KDIR"
 save_kernel() { cp "$(build_dir)/arch/x86/boot/bzImage" "$KDIR/$(printf %02d "$1").bzImage"; }
 save_kernel "$prev"
@@ -276,9 +276,12 @@ for ((k = from; k <= to; k++)); do
 				continue
 			fi
 		fi
-		name=check-series-$(printf %02d "$k")-before-$(printf %02d $((f - 1)))
-		cw RUN_NAME="$name" TESTS="${key%%:*}" KERNEL_IMAGE="$bk" "$S/qemu.sh" test \
-			>"$pdir/before-fix-$((f - 1)).txt" 2>&1 || true
+		# One boot per test binary and kernel serves all its tests.
+		name=check-series-$(printf %02d "$k")-before-$(printf %02d $((f - 1)))-${key%%:*}
+		name=${name//\//-}
+		[ -f "$CW/results/$name.tsv" ] ||
+			cw RUN_NAME="$name" TESTS="${key%%:*}" KERNEL_IMAGE="$bk" "$S/qemu.sh" test \
+				>"$pdir/before-fix-$((f - 1)).txt" 2>&1 || true
 		bres=$(awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t { print $3 }' \
 			"$CW/results/$name.tsv" 2>/dev/null)
 		if [ "$bres" = fail ]; then
