@@ -82,7 +82,7 @@ function emit(res, test, note) {
 	printf "%s\t%s\t%s\t%s\n", bin, test, res, note
 	n[bin]++
 }
-/<<< ksft-begin / { bin = $3; n[bin] = 0; inb = 1; next }
+/<<< ksft-begin / { bin = $3; n[bin] = 0; nres[bin] = 0; plan[bin] = -1; inb = 1; next }
 /<<< ksft-end / {
 	rc = $4; sub(/rc=/, "", rc); sub(/ >>>.*/, "", rc)
 	if (n[bin] == 0) {
@@ -92,10 +92,14 @@ function emit(res, test, note) {
 	} else if (rc != 0 && rc != 4 && nfail[bin] == 0 && rc != 124)
 		emit("fail", "(exit)", "binary exited " rc " with no failed test")
 	if (rc == 124) emit("fail", "(timeout)", "binary killed by the per-test timeout")
+	# A binary that stops early, after its plan, must not pass.
+	else if (plan[bin] > 0 && nres[bin] < plan[bin])
+		emit("fail", "(plan)", "planned " plan[bin] " tests, reported " nres[bin])
 	inb = 0; reason = ""; next
 }
 !inb { next }
 /^1\.\.0 # SKIP/ { reason = $0; sub(/^1\.\.0 # SKIP */, "", reason); next }
+/^1\.\.[0-9]+[ \t]*$/ { if (plan[bin] < 0) plan[bin] = substr($1, 4) + 0; next }
 /^(not )?ok [0-9]+/ {
 	line = $0; res = ($1 == "not") ? "fail" : "pass"
 	sub(/^(not )?ok [0-9]+ */, "", line)
@@ -104,6 +108,7 @@ function emit(res, test, note) {
 	else if (line ~ /^# error/) { res = "fail"; sub(/^# error */, "", line) }
 	else if (line ~ / # SKIP/) { res = "skip"; sub(/ # SKIP.*/, "", line) }
 	if (res == "fail") nfail[bin]++
+	nres[bin]++
 	emit(res, line, "")
 }
 ' "$clean" >"$out"

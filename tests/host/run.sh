@@ -464,6 +464,20 @@ t_results_counts_pass_fail_skip() {
 	results; expect_rc 1 && expect_out '^1 passed, 1 failed, 1 skipped$'
 }
 
+# A binary that prints its plan and stops early (crash, exit) fails.
+t_results_checks_each_binarys_plan() {
+	cat >"$T/serial-x.log" <<-LOG
+	<<< ksft-begin cgroup/test_a >>>
+	TAP version 13
+	1..5
+	ok 1 test_one
+	ok 2 test_two
+	<<< ksft-end cgroup/test_a rc=0 >>>
+	<<< ksft-guest-done >>>
+	LOG
+	results; expect_rc 1 && expect_out 'planned 5 tests, reported 2' && expect_out '^2 passed, 1 failed, 0 skipped$'
+}
+
 t_known_failure_is_reported_not_passed() {
 	mklog '' >"$T/serial-x.log"
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
