@@ -90,6 +90,10 @@ printf '%s\n' "${want[@]}" >"$KERNEL_SRC/$SNAP/series"
 
 for ((i = k; i < ${#want[@]}; i++)); do
 	p=${want[$i]}
+	whole=$(patch_whole "$PATCHES/$p" | paste -sd';')
+	[ -z "$whole" ] ||
+		die "patch $p is not whole: $whole (tree left at the patch before it)" \
+			"restore patches/$p (git checkout, or git format-patch it again)"
 	say "applying [$((i + 1))/${#want[@]}] $p"
 	if ! out=$(q push --fuzz=0 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/    /' >&2

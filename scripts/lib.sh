@@ -112,6 +112,24 @@ test_list() {
 	cat $f | grep -v '^#' | awk 'NF'
 }
 
+# patch_whole FILE: say why a patch mail is not whole, or nothing. Its
+# diffstat summary ("N files changed, X insertions(+), Y deletions(-)")
+# must match what the diff itself holds (git apply --numstat), and the
+# mail must end with format-patch's "-- " signature: a mail cut off at a
+# file boundary still applies, but lacks files its diffstat names.
+patch_whole() {
+	local f=$1 stat want got
+	stat=$(grep -m1 -E '^ [0-9]+ files? changed' "$f" || true)
+	[ -n "$stat" ] || { echo "no diffstat summary line"; return 0; }
+	want=$(printf '%s\n' "$stat" | awk '{ f = $1; i = 0; d = 0
+		for (k = 2; k <= NF; k++) { if ($k ~ /^insertion/) i = $(k - 1); if ($k ~ /^deletion/) d = $(k - 1) }
+		print f, i, d }')
+	got=$(git apply --numstat "$f" 2>/dev/null | awk '{ n++; i += $1; d += $2 } END { print n + 0, i + 0, d + 0 }')
+	[ "$want" = "$got" ] ||
+		echo "its diffstat says $(echo "$want" | awk '{ print $1 " file(s), +" $2 " -" $3 }') but its diff holds $(echo "$got" | awk '{ print $1 " file(s), +" $2 " -" $3 }') (cut off?)"
+	grep -qx -- '-- ' "$f" || echo "no '-- ' signature line at its end (cut off?)"
+}
+
 # Active (non-comment) entries of a series file, one patch name a line.
 series_entries() {
 	[ -f "$1" ] || return 0

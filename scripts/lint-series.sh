@@ -22,7 +22,8 @@ for p in "${want[@]}"; do
 	grep -q '^From: .*<.*@.*>' "$f" || why="$why no From: line;"
 	grep -q '^Subject: \[PATCH' "$f" || why="$why no 'Subject: [PATCH...' line;"
 	grep -q '^Signed-off-by: .*<.*@.*>' "$f" || why="$why no Signed-off-by:;"
-	grep -qE '^ [0-9]+ files? changed' "$f" || why="$why no diffstat;"
+	whole=$(patch_whole "$f" | paste -sd';')
+	[ -z "$whole" ] || why="$why $whole;"
 	body=$(awk '/^$/ && !h { h = 1; next } h && /^---$/ { exit } h' "$f" | grep -vc '^\(Signed-off-by\|Cc\|Link\|[A-Z][a-z-]*-by\):' || true)
 	[ "$body" -ge 3 ] || why="$why changelog shorter than 3 lines;"
 	! awk '/^---$/ { exit } 1' "$f" | grep -qE 'MEASURED-RESULTS|TO BE MEASURED|TODO|XXX|FIXME' ||

@@ -39,12 +39,21 @@ mkpatch() {
 	local name=$1 file=$2 expr=$3
 	cp "$T/orig/$file" "$T/new"
 	sed -i "$expr" "$T/new"
-	{
-		printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$name"
-		diff -u --label "a/$file" --label "b/$file" "$T/orig/$file" "$T/new" || true
-	} >"$T/p/$name"
+	diff -u --label "a/$file" --label "b/$file" "$T/orig/$file" "$T/new" >"$T/diff" || true
+	mkmail "$name" "$T/diff"
 	cp "$T/new" "$T/orig/$file"
 	echo "$name" >>"$T/p/series"
+}
+# mkmail NAME DIFF: $T/p/NAME, a format-patch-like mail of DIFF (header,
+# diffstat summary, the diff, the "-- " signature).
+mkmail() {
+	{
+		printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$1"
+		git apply --numstat "$2" | awk '{ n++; i += $1; d += $2 }
+			END { printf " %d file%s changed, %d insertions(+), %d deletions(-)\n\n", n, n == 1 ? "" : "s", i, d }'
+		cat "$2"
+		printf -- '-- \n2.39.5\n'
+	} >"$T/p/$1"
 }
 apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/apply-series.sh"; }
 
@@ -124,7 +133,8 @@ t_interrupted_push_is_rolled_back_and_redone() {
 	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
 	mkpatch 0002-ab.patch mm/a.c 's/a_line_30;/a_line_30_w;/'
 	cp "$T/orig/mm/b.c" "$T/new"; sed -i 's/b_line_7;/b_line_7_y;/' "$T/new"
-	diff -u --label a/mm/b.c --label b/mm/b.c "$T/orig/mm/b.c" "$T/new" >>"$T/p/0002-ab.patch" || true
+	diff -u --label a/mm/b.c --label b/mm/b.c "$T/orig/mm/b.c" "$T/new" >>"$T/diff" || true
+	mkmail 0002-ab.patch "$T/diff"
 	cp "$T/new" "$T/orig/mm/b.c"
 	apply; expect_rc 0 || return 1
 	# Undo the record of 0002 and half of its change: mm/b.c as before it.
@@ -189,9 +199,28 @@ t_corrupt_patch_is_named_and_tree_left_before_it() {
 	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
 	# Truncate 0002 in the middle of its hunk, as a broken download would.
 	head -c 150 "$T/p/0002-b.patch" >"$T/trunc" && mv "$T/trunc" "$T/p/0002-b.patch"
-	apply; expect_rc 1 && expect_out 'patch 0002-b.patch does not apply' || return 1
+	apply; expect_rc 1 && expect_out 'patch 0002-b.patch (does not apply|is not whole)' || return 1
 	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only" || return 1
 	! grep -q b_line_7_y "$T/tree/mm/b.c" || fail "0002 was half-applied"
+}
+
+# A mail cut off at a file boundary applies cleanly but lacks files its
+# diffstat names: lint and make series name it, nothing of it applied.
+t_patch_cut_at_a_file_boundary_is_refused() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	cp "$T/orig/mm/b.c" "$T/new-b" && sed -i 's/b_line_7;/b_line_7_y;/' "$T/new-b"
+	# 0002 changes both files; then lose its second file and signature.
+	cp "$T/orig/mm/a.c" "$T/new-a" && sed -i 's/a_line_9;/a_line_9_y;/' "$T/new-a"
+	{ diff -u --label a/mm/a.c --label b/mm/a.c "$T/orig/mm/a.c" "$T/new-a"
+	  diff -u --label a/mm/b.c --label b/mm/b.c "$T/orig/mm/b.c" "$T/new-b"; } >"$T/diff2"
+	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] two files\n\n---\n'
+	  printf ' 2 files changed, 2 insertions(+), 2 deletions(-)\n\n'
+	  sed '/^--- a\/mm\/b.c/,$d' "$T/diff2"; } >"$T/p/0002-ab.patch"
+	echo 0002-ab.patch >>"$T/p/series"
+	apply; expect_rc 1 && expect_out 'patch 0002-ab.patch is not whole: its diffstat says 2 file\(s\), \+2 -2 but its diff holds 1 file\(s\), \+1 -1' || return 1
+	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only" || return 1
+	! grep -q a_line_9_y "$T/tree/mm/a.c" || fail "part of the cut patch was applied"
 }
 
 t_patch_needing_fuzz_is_refused() {
@@ -304,8 +333,8 @@ t_lint_rejects_incomplete_mails() {
 check_apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/check-apply.sh"; }
 # mknewfile NAME FILE: a patch creating FILE (one line).
 mknewfile() {
-	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$1"
-	  printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+int created;\n' "$2"; } >"$T/p/$1"
+	printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+int created;\n' "$2" >"$T/diff"
+	mkmail "$1" "$T/diff"
 	echo "$1" >>"$T/p/series"
 }
 # row PATCH RESULT [DETAIL-ERE]: the table has this row.
