@@ -153,6 +153,9 @@ done
 wait "$qpid" || rc=$?
 trap - EXIT INT TERM
 say "guest ran $(($(date +%s) - t0))s ($accel)"
+# How long each test took, by the guest's clock.
+times=$(sed -n 's/^<<< ksft-time \(.*\) >>>$/\1/p' "$log" | tr -d '\r' | paste -sd, | sed 's/,/, /g')
+[ -z "$times" ] || say "test times: $times"
 echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
 [ -z "$hung" ] || warn "the guest wrote nothing to its serial log for ${silence}s and was stopped as hung"
