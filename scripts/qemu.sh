@@ -154,7 +154,7 @@ wait "$qpid" || rc=$?
 trap - EXIT INT TERM
 say "guest ran $(($(date +%s) - t0))s ($accel)"
 # How long each test took, by the guest's clock.
-times=$(sed -n 's/^<<< ksft-time \(.*\) >>>$/\1/p' "$log" | tr -d '\r' | paste -sd, | sed 's/,/, /g')
+times=$(tr -d '\r' <"$log" | sed -n 's/^<<< ksft-time \(.*\) >>>$/\1/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
 echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
