@@ -41,7 +41,9 @@ PREFIX=${PREFIX:-PATCH}
 SENDER=${SENDER:-}
 OUT=$WORK/outgoing
 BASE_GIT=$WORK/outgoing-base.git
-GM_FLAGS=(--no-rolestats --no-git --no-git-fallback)
+# File patterns only (--no-keywords): a word in a changelog (zstd,
+# trace) must not add anybody.
+GM_FLAGS=(--no-rolestats --no-git --no-git-fallback --no-keywords)
 
 case $VERSION in [1-9]|[1-9][0-9]) ;; *) die "VERSION=$VERSION: expected the reroll count, 1, 2, ..." ;; esac
 [ -z "$SENDER" ] || printf '%s\n' "$SENDER" | grep -qE '^[^<>@]*[^<>@ ] <[^<>@ ]+@[^<>@ ]+>$' ||
@@ -189,6 +191,29 @@ for g in "${groups[@]}"; do
 	gend[$g]=$(git -C "$R" rev-parse HEAD)
 done
 
+# Add To: (maintainers) and Cc: (reviewers, lists; not already in To:)
+# from get_maintainer.pl on the patch files to MAIL's header.
+add_recipients() {
+	local m=$1 to cc
+	shift
+	to=$(cd "$KERNEL_SRC" && ./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --m --no-r --no-l "$@")
+	cc=$(cd "$KERNEL_SRC" && ./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --no-m --r --l "$@" |
+		grep -vxF -f <(printf '%s\n' "$to"; printf '%s\n' "$to" | sed -n 's/.*<\(.*\)>/\1/p') || true)
+	{
+		fold_header To "$to"
+		fold_header Cc "$cc"
+	} >"$T/hdr"
+	awk -v hf="$T/hdr" '!done && /^$/ { while ((getline l < hf) > 0) print l; done = 1 } { print }' \
+		"$m" >"$T/mail" && mv "$T/mail" "$m"
+}
+
+# "Name: a,\n    b" for the addresses, one per line, in $2; nothing if none
+fold_header() {
+	[ -n "$2" ] || return 0
+	printf '%s\n' "$2" | awk -v h="$1" 'NR == 1 { l = h ": " $0; next }
+		{ print l ","; l = "    " $0 } END { print l }'
+}
+
 # --- one format-patch series per group ------------------------------------
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -200,14 +225,18 @@ for g in "${groups[@]}"; do
 	d=$OUT/$g
 	files=()
 	for p in ${gpatches[$g]}; do files+=("$PATCHES/$p"); done
-	addr=()
-	while IFS= read -r a; do [ -z "$a" ] || addr+=(--to="$a"); done < <(cd "$KERNEL_SRC" &&
-		./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --m --no-r --no-l "${files[@]}")
-	while IFS= read -r a; do [ -z "$a" ] || addr+=(--cc="$a"); done < <(cd "$KERNEL_SRC" &&
-		./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --no-m --r --l "${files[@]}")
 	git -C "$R" -c core.abbrev=12 format-patch -q --cover-letter --numbered --base="$base" "${rr[@]}" \
-		--subject-prefix="$PREFIX" -o "$d" "${addr[@]}" "$from..${gend[$g]}" >/dev/null
+		--subject-prefix="$PREFIX" -o "$d" "$from..${gend[$g]}" >/dev/null
 	cover=$(ls "$d"/*0000-cover-letter.patch)
+	# To:/Cc: per mail: each patch its own, the cover letter all of them
+	i=0
+	for m in "$d"/*.patch; do
+		case $m in
+		*0000-cover-letter.patch) add_recipients "$m" "${files[@]}" ;;
+		*) add_recipients "$m" "${files[$i]}"; i=$((i + 1)) ;;
+		esac
+	done
+	naddr[$g]=$(awk '/^$/ { exit } /@/' "$cover" | wc -l)
 
 	# The body: cover.txt after its subject, then where the series applies.
 	{
@@ -230,7 +259,6 @@ for g in "${groups[@]}"; do
 	fi
 	n=$(set -- ${gpatches[$g]}; echo $#)
 	prev+=("[$PREFIX${rr[1]:+ v$VERSION} 0/$n] ${gsubject[$g]}")
-	naddr[$g]=${#addr[@]}
 
 	# Checks: checkpatch on the patches, the cover filled in.
 	for m in "$d"/*.patch; do
