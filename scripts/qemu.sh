@@ -6,7 +6,8 @@
 #   qemu.sh shell   interactive serial console (make vm)
 #
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
-# back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024),
+# back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024), SWAP_BPS
+# (bytes/s the swap disk is throttled to, e.g. 4194304 for a slow disk),
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name),
@@ -54,10 +55,16 @@ swap=$WORK/swap-$TREE_TAG-$KCONFIG.img
 scratch=$WORK/scratch-$TREE_TAG-$KCONFIG.img
 rm -f "$swap" "$scratch"
 truncate -s "${SWAP_MB:-1024}M" "$swap"
+case ${SWAP_BPS:-} in
+'') throttle= ;;
+*[!0-9]*|0) die "SWAP_BPS=$SWAP_BPS: bytes per second, a positive number" \
+	"SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
+*) throttle=",throttling.bps-total=$SWAP_BPS"; say "swap disk throttled to $SWAP_BPS bytes/s" ;;
+esac
 truncate -s 1G "$scratch"
 args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -nodefaults -no-reboot -kernel "$kernel" -initrd "$initrd"
-      -drive "file=$swap,if=virtio,format=raw,cache=unsafe"
+      -drive "file=$swap,if=virtio,format=raw,cache=unsafe$throttle"
       -drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
 cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 # The debug kernel (KASAN inline) under TCG interprets ACPI's AML so

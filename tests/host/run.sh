@@ -551,6 +551,7 @@ mkfakeqemu() {
 	touch "$T/qb/arch/x86/boot/bzImage" "$T/qb/initramfs.cpio.gz"
 	cat >"$T/bin/qemu-system-x86_64" <<-'FAKE'
 	#!/bin/bash
+	[ -z "${FAKE_ARGS:-}" ] || printf '%s\n' "$@" >>"$FAKE_ARGS"
 	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*) log=${a#file:} ;; esac; done
 	if [ "${FAKE_NOIRQ:-0}" = 1 ]; then
 		printf '%s\n' '[   40.66] ACPI Error: Aborting method \_SB.PCI0._PRT due to previous error (AE_AML_LOOP_TIMEOUT)' \
@@ -567,6 +568,17 @@ mkfakeqemu() {
 qemu_run() {
 	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" KVM_DEV="$T/fakekvm" \
 		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null COUNTS= "$@" "$S/qemu.sh" test
+}
+
+t_swap_bps_throttles_the_swap_disk_or_is_refused() {
+	mkfakeqemu
+	qemu_run ACCEL=tcg SWAP_BPS=4M
+	expect_rc 1 && expect_out 'error: SWAP_BPS=4M: bytes per second' &&
+		expect_out 'next: SWAP_BPS=4194304' || return 1
+	qemu_run ACCEL=tcg SWAP_BPS=4194304 FAKE_ARGS="$T/qemu-args"
+	expect_rc 0 || return 1
+	grep -q '^file=.*/swap-.*,throttling.bps-total=4194304$' "$T/qemu-args" ||
+		fail "the swap drive was not throttled: $(grep swap- "$T/qemu-args")"
 }
 
 t_hanging_kvm_falls_back_to_tcg() {
