@@ -42,12 +42,26 @@ sum=$(sha256sum "$PIN_TARBALL" | cut -d' ' -f1)
 	die "checksum mismatch for $PIN_TARBALL: got $sum, pinned $PIN_SHA256" \
 		"rm $PIN_TARBALL and make tree (downloads it again), or fix patches/$TREE/tree.env"
 
-say "extracting $PIN_TARBALL into $WORK"
 mkdir -p "$WORK"
 rm -rf "$KERNEL_SRC" "$WORK/.extract.tmp"
+# Room for the tree: the tarball's unpacked size (xz's index) and a tenth
+# for file system blocks. TREE_MIN_MB overrides.
+tar_mb=$(xz --robot -l "$PIN_TARBALL" 2>/dev/null | awk '$1 == "totals" { print int($5 / 1048576) }')
+min=${TREE_MIN_MB:-$((${tar_mb:-2000} * 11 / 10))}
+free=$(df -Pm "$WORK" | awk 'NR == 2 { print $4 }')
+[ "$free" -ge "$min" ] ||
+	die "only $free MiB free for $WORK; the $PIN_PKG tree needs about $min MiB" \
+		"free space (df -h $WORK), or use WORK= on a bigger disk; then re-run make"
+
+say "extracting $PIN_TARBALL into $WORK ($min MiB)"
 mkdir "$WORK/.extract.tmp"
-tar -C "$WORK/.extract.tmp" -xf "$PIN_TARBALL" ||
-	die "extracting $PIN_TARBALL failed (disk full?)" "df -h $WORK; then re-run make"
+# tar's errors are kept in memory: a full disk has no room for a log.
+if ! errs=$(tar -C "$WORK/.extract.tmp" -xf "$PIN_TARBALL" 2>&1); then
+	rm -rf "$WORK/.extract.tmp"
+	printf '%s\n' "$errs" | head -3 | sed 's/^/  /' >&2
+	die "extracting $PIN_TARBALL failed: $(printf '%s\n' "$errs" | wc -l) tar errors (the partial tree is removed)" \
+		"df -h $WORK; then re-run make"
+fi
 mv "$WORK/.extract.tmp/$PIN_TOPDIR" "$KERNEL_SRC"
 rmdir "$WORK/.extract.tmp"
 echo "$PIN_SHA256" >"$stamp"

@@ -276,6 +276,27 @@ t_wrong_checksum() {
 	[ ! -e "$T/w/$PIN_TOPDIR" ] || fail "a tree was extracted from a bad tarball"
 }
 
+t_full_disk_for_the_tree_leaves_nothing_half_extracted() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to mount a small tmpfs"; return 0; }
+	mkdir -p "$T/tt/$PIN_TOPDIR" "$T/tw"
+	head -c 8M /dev/zero >"$T/tt/$PIN_TOPDIR/big"
+	tar -C "$T/tt" -cJf "$T/big.tar.xz" "$PIN_TOPDIR"
+	local sum
+	sum=$(sha256sum "$T/big.tar.xz" | cut -d' ' -f1)
+	mount -t tmpfs -o size=4M tmpfs "$T/tw" 2>/dev/null || { echo "SKIP: cannot mount tmpfs here"; return 0; }
+	run env WORK="$T/tw" PIN_TARBALL="$T/big.tar.xz" PIN_SHA256="$sum" "$S/fetch-tree.sh"
+	expect_rc 1 && expect_out "only [0-9]+ MiB free for $T/tw; the .* tree needs about 8 MiB" ||
+		{ umount "$T/tw"; return 1; }
+	# Past the check, tar fills the disk: its errors are counted, the
+	# partial tree removed.
+	run env WORK="$T/tw" PIN_TARBALL="$T/big.tar.xz" PIN_SHA256="$sum" TREE_MIN_MB=0 "$S/fetch-tree.sh"
+	local left
+	left=$(ls -A "$T/tw")
+	umount "$T/tw"
+	expect_rc 1 && expect_out 'failed: [1-9][0-9]* tar errors \(the partial tree is removed\)' && expect_out 'tar: .*(No space left|Wrote only)' || return 1
+	[ -z "$left" ] || fail "left behind: $left"
+}
+
 t_dropped_config_option_is_an_error() {
 	[ -f "$REAL_TREE/scripts/kconfig/merge_config.sh" ] || { echo "SKIP: no kernel tree at $REAL_TREE (make tree)"; return 0; }
 	echo 'CONFIG_DRM_VIRTIO_GPU=y' >"$T/drop.config"
