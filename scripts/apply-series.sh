@@ -14,7 +14,7 @@ need quilt
 SNAP=.series
 series=$PATCHES/series
 [ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
-[ -f "$KERNEL_SRC/Makefile" ] || die "no kernel tree at $KERNEL_SRC" "make tree"
+need_tree
 
 q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
 

@@ -58,6 +58,7 @@ fi
 [ $# = 0 ] || die "usage: check-apply.sh [--list-files]" "set KERNEL_SRC=DIR to check another tree"
 need patch
 
+[ "$PINNED" = 1 ] || need_tree
 T=$(mktemp -d "${TMPDIR:-/tmp}/check-apply.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 D=$T/tree

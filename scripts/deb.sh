@@ -27,7 +27,7 @@ if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh_builddeb >/
 fi
 need dpkg-deb xz
 flavour=${DEB_FLAVOUR:-amd64_none_amd64}
-[ -f "$KERNEL_SRC/Makefile" ] || die "no kernel tree at $KERNEL_SRC" "make series"
+need_tree
 mkdir -p "$WORK/deb"
 # make deb takes its stages' lock only for deps/tree/series; two builds
 # would share work/deb/src/ and the build dir.

@@ -45,7 +45,12 @@ esac
 if [ -n "${KERNEL_SRC:-}" ]; then
 	_src=$KERNEL_SRC
 	KERNEL_SRC=$(cd "$_src" 2>/dev/null && pwd) || {
-		echo "error: KERNEL_SRC=$_src: no such directory" >&2
+		if [ -e "$_src" ]; then
+			echo "error: KERNEL_SRC=$_src is a file, not a kernel tree's directory" >&2
+		else
+			echo "error: KERNEL_SRC=$_src: no such directory" >&2
+		fi
+		echo "  next: point KERNEL_SRC at the top of a kernel source tree, or unset it for the pinned $TREE tree" >&2
 		exit 2
 	}
 	export KERNEL_SRC
@@ -82,6 +87,23 @@ pkg_for() {
 	cpio) echo cpio ;;
 	*) echo "$1" ;;
 	esac
+}
+
+# need_tree: stop unless $KERNEL_SRC is a kernel tree, with the step that
+# makes one (make tree for the pinned tree; a user's KERNEL_SRC is theirs).
+need_tree() {
+	[ -f "$KERNEL_SRC/Makefile" ] && [ -d "$KERNEL_SRC/mm" ] && return 0
+	[ "$PINNED" = 1 ] && die "the pinned $TREE tree is not extracted yet ($KERNEL_SRC)" "make tree TREE=$TREE"
+	die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree (no Makefile or mm/)" \
+		"point KERNEL_SRC at the top of a kernel source tree, or unset it for the pinned $TREE tree"
+}
+
+# mkwork: create $WORK, or say why it cannot be (read-only or another
+# user's checkout).
+mkwork() {
+	mkdir -p "$WORK" 2>/dev/null && [ -w "$WORK" ] ||
+		die "cannot write the work directory $WORK (as $(id -un); owner of $(dirname "$WORK"): $(stat -c %U "$(dirname "$WORK")" 2>/dev/null || echo none))" \
+			"use WORK=DIR (or WORK_ROOT=DIR) on a disk you can write, or run as the checkout's owner"
 }
 
 # Time a step: timed NAME CMD...; prints and records its duration.
@@ -152,3 +174,34 @@ kmake() {
 	make -C "$KERNEL_SRC" O="$BUILD" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
 		-j"$(nproc)" "$@"
 }
+
+# The guest's and the bench's settings, checked by every script that
+# sources this file, so that a typo stops before anything runs (not after
+# the tree, the build and the initramfs). Each bad one is named.
+check_settings() {
+	local v x what bad=0
+	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N; do
+		x=${!v:-}
+		case $v in
+		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
+		VM_CPUS) what="guest vCPUs, a positive whole number (default 2)" ;;
+		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
+		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
+		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
+		BENCH_N) what="runs per kernel, a positive whole number" ;;
+		esac
+		case $x in
+		'') continue ;;
+		*[!0-9]*|0*) ;;
+		*) [ "$v" != VM_MEM ] || [ "$x" -ge 256 ] && continue ;;
+		esac
+		echo "error: $v=$x: $what" >&2
+		bad=1
+	done
+	case ${ACCEL:-auto} in auto|kvm|tcg) ;; *)
+		echo "error: ACCEL=$ACCEL: expected auto (probe KVM, else TCG), kvm or tcg" >&2
+		bad=1 ;;
+	esac
+	[ $bad = 0 ] || die "bad setting(s) above: nothing was run" "fix or unset them and run the same command again"
+}
+check_settings

@@ -13,7 +13,8 @@ sel=$KERNEL_SRC/tools/testing/selftests/cgroup/config
 [ -f "$sel" ] && frags+=("$sel")
 [ "$KCONFIG" = debug ] && frags+=("$TOP/kernel-config/debug.config")
 # Extra fragments for experiments and tests: EXTRA_CONFIG="a.config b.config"
-for f in ${EXTRA_CONFIG:-}; do frags+=("$(realpath "$f")"); done
+for f in ${EXTRA_CONFIG:-}; do frags+=("$(realpath -m "$f")"); done
+need_tree
 
 mkdir -p "$BUILD" "$LOGS"
 
@@ -26,6 +27,13 @@ mkdir -p "$fragdir"
 for i in "${!frags[@]}"; do
 	f=${frags[$i]}
 	[ -f "$f" ] || die "config fragment $f does not exist" "check EXTRA_CONFIG= and kernel-config/"
+	# Kconfig ignores a line it cannot read (no CONFIG_, "=yes"): say so.
+	bad=$(awk '/^[ \t]*$/ || /^[ \t]*#/ { next }
+		/^CONFIG_[A-Za-z0-9_]+=(y|m|n|"[^"]*"|-?[0-9]+|0x[0-9a-fA-F]+)([ \t]*#.*)?[ \t]*$/ { next }
+		{ printf "  %s:%d: %s\n", FILENAME, FNR, $0 }' "$f")
+	[ -z "$bad" ] || { printf '%s\n' "$bad" >&2
+		die "config fragment $f has $(printf '%s\n' "$bad" | wc -l) line(s) Kconfig would ignore" \
+			"write CONFIG_NAME=y|m|n|\"string\"|number, or \"# CONFIG_NAME is not set\""; }
 	case $f in "$KERNEL_SRC"/*) continue ;; esac	# the tree's own fragment
 	out=$fragdir/$i-$(basename "$f")
 	awk -v tree="$TREE" '

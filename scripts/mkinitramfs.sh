@@ -21,10 +21,13 @@ echo 'hosts: files' >"$stage/etc/nsswitch.conf"
 chmod 755 "$stage/init"
 
 : >"$stage/etc/tests.list"
+missing=()
 while read -r t; do
 	if [ -x "$BUILD/kselftest/$t" ]; then
 		mkdir -p "$stage/tests/${t%/*}"
 		cp "$BUILD/kselftest/$t" "$stage/tests/$t"
+	elif [ "${t%%/*}" != guest ]; then
+		missing+=("$t")
 	fi
 	if [ "${t%%/*}" = guest ]; then
 		mkdir -p "$stage/tests/guest"
@@ -32,6 +35,12 @@ while read -r t; do
 	fi
 	echo "$t" >>"$stage/etc/tests.list"
 done < <(test_list)
+# An image without its kselftests would boot and report them all as not
+# run: refuse it (nothing written).
+if [ ${#missing[@]} -gt 0 ]; then
+	rm -rf "$stage"
+	die "${#missing[@]} kselftest binaries are not built in $BUILD/kselftest: ${missing[*]}" "make build"
+fi
 # stress-ng (Debian's, dynamically linked) with the libraries it needs.
 if command -v stress-ng >/dev/null 2>&1; then
 	sng=$(command -v stress-ng)

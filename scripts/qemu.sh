@@ -55,12 +55,11 @@ swap=$WORK/swap-$TREE_TAG-$KCONFIG.img
 scratch=$WORK/scratch-$TREE_TAG-$KCONFIG.img
 rm -f "$swap" "$scratch"
 truncate -s "${SWAP_MB:-1024}M" "$swap"
-case ${SWAP_BPS:-} in
-'') throttle= ;;
-*[!0-9]*|0) die "SWAP_BPS=$SWAP_BPS: bytes per second, a positive number" \
-	"SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
-*) throttle=",throttling.bps-total=$SWAP_BPS"; say "swap disk throttled to $SWAP_BPS bytes/s" ;;
-esac
+throttle=	# SWAP_BPS was checked by lib.sh
+if [ -n "${SWAP_BPS:-}" ]; then
+	throttle=",throttling.bps-total=$SWAP_BPS"
+	say "swap disk throttled to $SWAP_BPS bytes/s"
+fi
 truncate -s 1G "$scratch"
 args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -nodefaults -no-reboot -kernel "$kernel" -initrd "$initrd"

@@ -23,7 +23,7 @@ stage() {
 	esac
 }
 
-mkdir -p "$WORK"
+mkwork
 exec 9>"$WORK/.lock"
 flock -n 9 || die "another make is running in $WORK (lock: $WORK/.lock)" "wait for it, or use another WORK="
 : >"$WORK/stage-times"

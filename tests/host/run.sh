@@ -253,6 +253,30 @@ t_missing_tree() {
 	expect_rc 1 && expect_out 'does not look like a kernel tree'
 }
 
+t_no_tree_no_work_bad_kernel_src_each_named() {
+	mktree
+	# make config before make tree: the step to run first.
+	run env WORK="$T/nt" "$S/make-config.sh"
+	expect_rc 1 && expect_out 'the pinned [0-9.]+ tree is not extracted yet' &&
+		expect_out 'next: make tree' || return 1
+	# A fragment that is not there.
+	run env KERNEL_SRC="$T/tree" WORK="$T/nt" BUILD="$T/nt/b" EXTRA_CONFIG="$T/no/such.config" "$S/make-config.sh"
+	expect_rc 1 && expect_out "config fragment $T/no/such.config does not exist" || return 1
+	# A work directory that cannot be made.
+	run env WORK=/proc/no-such/w "$S/run.sh" series
+	expect_rc 1 && expect_out 'cannot write the work directory /proc/no-such/w' &&
+		expect_out 'next: use WORK=DIR' || return 1
+	# KERNEL_SRC: an empty directory, a file; the advice is never make tree.
+	mkdir -p "$T/empty"
+	for s in check-apply.sh apply-series.sh make-config.sh build.sh; do
+		run env KERNEL_SRC="$T/empty" PATCHES="$T/p" WORK="$T/nt" BUILD="$T/nt/b" "$S/$s"
+		expect_rc 1 && expect_out "KERNEL_SRC=$T/empty is not a kernel tree" || return 1
+		! expect_out 'next: make tree' 2>/dev/null || fail "$s advises make tree for a KERNEL_SRC" || return 1
+	done
+	run env KERNEL_SRC="$T/tree/Makefile" "$S/apply-series.sh"
+	expect_rc 2 && expect_out 'KERNEL_SRC=.*Makefile is a file, not'
+}
+
 t_unknown_tree_names_the_trees() {
 	run env TREE=no-such-tree "$S/fetch-tree.sh"
 	expect_rc 2 && expect_out 'TREE=no-such-tree: no .*patches/no-such-tree/tree.env' &&
@@ -305,6 +329,16 @@ t_dropped_config_option_is_an_error() {
 	expect_rc 1 && expect_out 'Kconfig of TREE=[^ ]+ .* dropped 1 requested option\(s\): CONFIG_DRM_VIRTIO_GPU' &&
 		expect_out 'CONFIG_DRM_VIRTIO_GPU \(drop.config:1:.*check its dependencies' || return 1
 	[ ! -e "$T/build/.config" ] || fail "a .config was written despite the dropped option"
+}
+
+t_config_line_kconfig_would_ignore_is_named() {
+	mktree
+	printf '%s\n' '# a comment' 'CONFIG_ZSWAP=y' 'ZSWAP_SHRINKER_DEFAULT_ON=y' 'CONFIG_X=yes' \
+		'# CONFIG_Y is not set' 'CONFIG_S="a b"' 'CONFIG_N=0x10	# only 6.12' >"$T/syntax.config"
+	run env KERNEL_SRC="$T/tree" BUILD="$T/sb" WORK="$T/w" EXTRA_CONFIG="$T/syntax.config" "$S/make-config.sh"
+	expect_rc 1 && expect_out 'syntax.config:3: ZSWAP_SHRINKER_DEFAULT_ON=y' &&
+		expect_out 'syntax.config:4: CONFIG_X=yes' && expect_out 'has 2 line\(s\) Kconfig would ignore' || return 1
+	[ ! -e "$T/sb/.config" ] || fail "a .config was written"
 }
 
 # A symbol the tree's Kconfig lacks is named as such; one marked for
@@ -595,11 +629,33 @@ t_swap_bps_throttles_the_swap_disk_or_is_refused() {
 	mkfakeqemu
 	qemu_run ACCEL=tcg SWAP_BPS=4M
 	expect_rc 1 && expect_out 'error: SWAP_BPS=4M: bytes per second' &&
-		expect_out 'next: SWAP_BPS=4194304' || return 1
+		expect_out 'SWAP_BPS=4194304 \(4 MiB/s\)' || return 1
 	qemu_run ACCEL=tcg SWAP_BPS=4194304 FAKE_ARGS="$T/qemu-args"
 	expect_rc 0 || return 1
 	grep -q '^file=.*/swap-.*,throttling.bps-total=4194304$' "$T/qemu-args" ||
 		fail "the swap drive was not throttled: $(grep swap- "$T/qemu-args")"
+}
+
+t_bad_guest_settings_stop_before_anything_runs() {
+	run env WORK="$T/gs" VM_MEM=abc SWAP_MB=abc VM_TIMEOUT=10m ACCEL=foo VM_CPUS=0 SWAP_BPS=4M \
+		"$S/run.sh" tree series config build initramfs kselftests
+	expect_rc 1 && expect_out 'error: VM_MEM=abc: MiB of guest memory' &&
+		expect_out 'error: SWAP_MB=abc: MiB' && expect_out 'error: VM_TIMEOUT=10m: seconds' &&
+		expect_out 'error: VM_CPUS=0: guest vCPUs' && expect_out 'error: SWAP_BPS=4M' &&
+		expect_out 'error: ACCEL=foo: expected auto' && expect_out 'nothing was run' || return 1
+	! expect_out '==> stage' 2>/dev/null || fail "a stage ran despite the bad settings" || return 1
+	[ ! -e "$T/gs" ] || fail "the work directory was created"
+	run env WORK="$T/gs" VM_MEM=128 "$S/qemu.sh" test
+	expect_rc 1 && expect_out 'VM_MEM=128: MiB of guest memory, a whole number of at least 256'
+}
+
+t_initramfs_with_nothing_built_is_refused() {
+	[ -x /bin/busybox ] || { echo "SKIP: no /bin/busybox (make deps)"; return 0; }
+	mkdir -p "$T/ib"
+	run env WORK="$T/iw" BUILD="$T/ib" "$S/mkinitramfs.sh"
+	expect_rc 1 && expect_out 'kselftest binaries are not built in .*cgroup/test_zswap' &&
+		expect_out 'next: make build' || return 1
+	[ ! -e "$T/ib/initramfs.cpio.gz" ] || fail "an initramfs without kselftests was written"
 }
 
 t_hanging_kvm_falls_back_to_tcg() {
