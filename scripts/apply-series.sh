@@ -12,23 +12,16 @@ set -eu
 need quilt
 
 SNAP=.series
-series=$PATCHES/series
-[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
+series_load
 need_tree
 
 q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
+# What quilt is doing, for the message after an interruption: "push" or
+# "pop" while it runs, removed when it returns.
+OP=$KERNEL_SRC/$SNAP/.in-progress
+qop() { mkdir -p "$KERNEL_SRC/$SNAP"; echo "$1" >"$OP"; q "$@"; local rc=$?; rm -f "$OP"; return $rc; }
 
-mapfile -t want < <(series_entries "$series")
-for p in "${want[@]}"; do
-	[ -f "$PATCHES/$p" ] ||
-		die "patches/series names '$p' but $PATCHES/$p does not exist" \
-			"add the file or remove the line from patches/series"
-done
-unlisted=$(cd "$PATCHES" && find . -name '*.patch' | sed 's|^\./||' | sort |
-	while read -r f; do printf '%s\n' "${want[@]}" | grep -qxF "$f" || echo "$f"; done)
-[ -z "$unlisted" ] ||
-	die "patch files not listed in patches/series: $(echo $unlisted)" \
-		"list them in patches/series or delete them"
+want=("${SERIES[@]}")
 
 have=()
 [ -f "$KERNEL_SRC/.pc/applied-patches" ] && mapfile -t have <"$KERNEL_SRC/.pc/applied-patches"
@@ -41,12 +34,14 @@ if [ -d "$KERNEL_SRC/.pc" ]; then
 	while read -r d; do
 		p=${d#"$KERNEL_SRC/.pc/"}
 		printf '%s\n' "${have[@]}" | grep -qxF "$p" && continue
-		warn "$p: a push of it was interrupted; restoring the files it had changed"
+		op=$(cat "$OP" 2>/dev/null || echo "push or pop")
+		warn "$p: a quilt $op of it was interrupted; restoring the files it had changed"
 		[ -x "$backup_files" ] || die "quilt's $backup_files is missing" "apt-get install --reinstall quilt"
 		(cd "$KERNEL_SRC" && "$backup_files" -B ".pc/$p/" -r -t -s -) ||
 			die "could not restore the files of $p from $KERNEL_SRC/.pc/$p" \
 				"make distclean, then make (re-extracts the tree)"
 		rm -rf "$d"
+		rm -f "$OP"
 	done < <(find "$KERNEL_SRC/.pc" -mindepth 1 -type d -name '*.patch' -prune)
 fi
 
@@ -73,7 +68,7 @@ fi
 if [ $k -lt ${#have[@]} ]; then
 	say "popping $((${#have[@]} - k)) patch(es) down to the first change (${have[$k]})"
 	if [ $k = 0 ]; then target=(-a); else target=("${have[$((k - 1))]}"); fi
-	out=$(q pop -q "${target[@]}" 2>&1) || {
+	out=$(qop pop -q "${target[@]}" 2>&1) || {
 		printf '%s\n' "$out" >&2
 		die "quilt could not pop back to before ${have[$k]}: the tree has local edits to patched files" \
 			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there, or 'make distclean' to re-extract"
@@ -95,7 +90,7 @@ for ((i = k; i < ${#want[@]}; i++)); do
 		die "patch $p is not whole: $whole (tree left at the patch before it)" \
 			"restore patches/$p (git checkout, or git format-patch it again)"
 	say "applying [$((i + 1))/${#want[@]}] $p"
-	if ! out=$(q push --fuzz=0 2>&1); then
+	if ! out=$(qop push --fuzz=0 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/    /' >&2
 		where=$(printf '%s\n' "$out" | grep -E 'FAILED|can.t find file|malformed|Only garbage|No such file' |
 			sed 's/^/    /')

@@ -14,7 +14,8 @@ set -eu
 S=$TOP/scripts
 [ "$PINNED" = 1 ] || die "make bench compares points of the series on the pinned tree; unset KERNEL_SRC"
 
-mapfile -t all < <(series_entries "$PATCHES/series")
+series_load
+all=("${SERIES[@]}")
 total=${#all[@]}
 base=${BENCH_BASE:-0} upto=${BENCH_UPTO:-$total} n=${BENCH_N:-3}
 [ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -lt "$upto" ] ||

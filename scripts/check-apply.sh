@@ -30,13 +30,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 series=$PATCHES/series
-[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
-mapfile -t want < <(series_entries "$series")
-for p in "${want[@]}"; do
-	[ -f "$PATCHES/$p" ] ||
-		die "patches/series names '$p' but $PATCHES/$p does not exist" \
-			"add the file or remove the line from patches/series"
-done
+series_load
+want=("${SERIES[@]}")
 
 # Files a patch touches (old and new names, -p1), from its ---/+++ pairs
 # and git headers (a pure rename has no ---/+++).
@@ -122,7 +117,7 @@ classify() {
 	/^Reversed \(or previously applied\) patch detected/ { bad = bad "; " f ": already applied?"; next }
 	/^The next patch would create the file/ { nf = $8; sub(/,$/, "", nf); next }
 	/^which already exists/ { bad = bad "; " nf ": would be created but exists"; next }
-	/^Hunk #[0-9]+ FAILED at/ { h = $2; sub(/#/, "", h); bad = bad "; " f ": hunk #" h " FAILED (at line " $5 + 0 ")"; next }
+	/^Hunk #[0-9]+ FAILED at/ { h = $2; sub(/#/, "", h); bad = bad "; " f ": hunk #" h " FAILED (" f "@" h "@" $5 + 0 ")"; next }
 	/^Hunk #[0-9]+ succeeded at/ {
 		h = $2; sub(/#/, "", h)
 		if (match($0, /with fuzz [0-9]+/)) {
@@ -144,11 +139,28 @@ classify() {
 	}'
 }
 
+# where PATCH: a failed hunk "FILE@H@LINE" in classify's detail becomes
+# "expected at line LINE of FILE, patch line N" (N: the hunk's @@ line in
+# the mail, where to look; LINE: where the unpatched file should have it).
+where() {
+	local d=$2 loc file h line n
+	while [[ $d =~ \(([^@\(]+)@([0-9]+)@([0-9]+)\) ]]; do
+		loc=${BASH_REMATCH[0]} file=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} line=${BASH_REMATCH[3]}
+		n=$(awk -v f="$file" -v h="$h" '/^\+\+\+ / { g = $2; sub(/^[^\/]*\//, "", g); k = 0; next }
+			/^@@ / && g == f && ++k == h { print NR; exit }' "$1")
+		d=${d/"$loc"/"(expected at line $line of the file; patch line ${n:-?})"}
+	done
+	printf '%s' "$d"
+}
+
 declare -A failed_by	# file -> failed patch that touches it
 rows=() nclean=0 noff=0 nfuzz=0 nfail=0
 for p in "${want[@]}"; do
 	f=$PATCHES/$p
-	if out=$(p1 0 --dry-run "$f"); then
+	whole=$(patch_whole "$f" | paste -sd';')
+	if [ -n "$whole" ]; then
+		res="FAILS	not whole: $whole"
+	elif out=$(p1 0 --dry-run "$f"); then
 		res=$(printf '%s\n' "$out" | classify)
 		p1 0 "" "$f" >/dev/null || die "patch $p passed the dry run but did not apply" "report this"
 	elif out3=$(p1 3 --dry-run "$f"); then
@@ -166,7 +178,7 @@ for p in "${want[@]}"; do
 	case $res in FAILS*)
 		while read -r pf; do failed_by[$pf]=${failed_by[$pf]:-$p}; done < <(patch_files "$f") ;;
 	esac
-	r=${res%%	*} d=${res#*	}
+	r=${res%%	*} d=$(where "$f" "${res#*	}")
 	[ -z "$after" ] || d="${d:+$d; }after failed$after"
 	case $r in clean) nclean=$((nclean + 1)) ;; offsets) noff=$((noff + 1)) ;;
 		fuzz*) nfuzz=$((nfuzz + 1)) ;; *) nfail=$((nfail + 1)) ;; esac

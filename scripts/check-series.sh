@@ -25,7 +25,8 @@ set -eu
 S=$TOP/scripts
 CW=$WORK/check-series
 EXPECT=${SERIES_EXPECT:-$TREE_DIR/series-expect.txt}
-mapfile -t all < <(series_entries "$PATCHES/series")
+series_load
+all=("${SERIES[@]}")
 n=${#all[@]}
 [ "$n" -gt 0 ] || die "patches/series is empty: nothing to walk"
 

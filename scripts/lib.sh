@@ -152,10 +152,37 @@ patch_whole() {
 	grep -qx -- '-- ' "$f" || echo "no '-- ' signature line at its end (cut off?)"
 }
 
-# Active (non-comment) entries of a series file, one patch name a line.
+# Active (non-comment) entries of a series file, one patch name a line
+# (CRLF line ends read as LF).
 series_entries() {
 	[ -f "$1" ] || return 0
-	sed -e 's/#.*//' "$1" | awk 'NF { print $1 }'
+	sed -e 's/\r$//' -e 's/#.*//' "$1" | awk 'NF { print $1 }'
+}
+
+# series_load [FILE]: the series (default $PATCHES/series) into SERIES[],
+# checked once for every script: each entry's file exists and is listed
+# once; every *.patch file beside it is listed, or disabled by a comment
+# ("# grp/0003-x.patch", as quilt users do).
+series_load() {
+	local series=${1:-$PATCHES/series} dir p unlisted
+	local -A seen=()
+	dir=$(dirname "$series")
+	[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
+	mapfile -t SERIES < <(series_entries "$series")
+	for p in "${SERIES[@]}"; do
+		[ -f "$dir/$p" ] ||
+			die "patches/series names '$p' but $dir/$p does not exist" \
+				"add the file or remove the line from patches/series"
+		[ -z "${seen[$p]:-}" ] ||
+			die "patches/series lists '$p' twice" "remove one of the lines: grep -n '$p' $series"
+		seen[$p]=1
+	done
+	while read -r p; do seen[$p]=1; done < <(sed -n 's/\r$//; s/^[[:space:]]*#[[:space:]]*\([^[:space:]]*\.patch\).*/\1/p' "$series")
+	unlisted=$(cd "$dir" && find . -name '*.patch' | sed 's|^\./||' | LC_ALL=C sort |
+		while read -r p; do [ -n "${seen[$p]:-}" ] || echo "$p"; done)
+	[ -z "$unlisted" ] ||
+		die "patch files not listed in patches/series: $(echo $unlisted)" \
+			"list them in patches/series, disable them with a '# name' line, or delete them"
 }
 
 # The text of every patch the series in $PATCHES applies, in order.

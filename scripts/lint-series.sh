@@ -7,7 +7,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cp=$KERNEL_SRC/scripts/checkpatch.pl
 [ -x "$cp" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
-mapfile -t want < <(series_entries "$PATCHES/series")
+series_load
+want=("${SERIES[@]}")
 applied=0
 [ -f "$KERNEL_SRC/.pc/applied-patches" ] && applied=$(wc -l <"$KERNEL_SRC/.pc/applied-patches")
 [ "$applied" = ${#want[@]} ] ||

@@ -67,13 +67,12 @@ exec 8>"$WORK/.outgoing.lock"
 flock -n 8 || die "another outgoing.sh is running in $WORK" "wait for it"
 
 # --- the groups and their cover letters --------------------------------
-mapfile -t want < <(series_entries "$PATCHES/series")
+series_load
+want=("${SERIES[@]}")
 [ ${#want[@]} -gt 0 ] || die "the series is empty: nothing to post"
 groups=()
 declare -A gpatches
 for p in "${want[@]}"; do
-	[ -f "$PATCHES/$p" ] || die "patches/series names '$p' but $PATCHES/$p does not exist" \
-		"add the file or remove the line from patches/series"
 	g=${p%/*}
 	[ "$g" != "$p" ] || die "patch $p is in no group directory" "move it to patches/<group>/ and fix patches/series"
 	if [ -z "${gpatches[$g]:-}" ]; then

@@ -126,6 +126,29 @@ t_bad_patch_names_patch_and_hunk_and_leaves_tree_before_it() {
 	[ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "quilt state is not 0001 only"
 }
 
+t_series_comments_crlf_duplicates_and_cut_hunks() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	# A patch disabled the quilt way is not "unlisted".
+	printf '0001-a.patch\n# 0002-b.patch\n' >"$T/p/series"
+	apply; expect_rc 0 && expect_out 'applied' || return 1
+	! grep -q b_line_7_y "$T/tree/mm/b.c" || fail "the disabled patch was applied" || return 1
+	# CRLF line ends.
+	printf '0001-a.patch\r\n0002-b.patch\r\n' >"$T/p/series"
+	apply; expect_rc 0 || return 1
+	grep -q b_line_7_y "$T/tree/mm/b.c" || fail "0002 not applied from a CRLF series" || return 1
+	# A duplicate line.
+	printf '0001-a.patch\n0002-b.patch\n0001-a.patch\n' >"$T/p/series"
+	apply; expect_rc 1 && expect_out "lists '0001-a.patch' twice" || return 1
+	# A patch cut in the middle of its hunk: named, with what is wrong.
+	printf '0001-a.patch\n0002-b.patch\n' >"$T/p/series"
+	mkpatch 0003-a.patch mm/a.c 's/a_line_20;/a_line_20_z;/'
+	head -n -5 "$T/p/0003-a.patch" >"$T/cut" && mv "$T/cut" "$T/p/0003-a.patch"
+	apply; expect_rc 1 && expect_out '0003-a.patch' && expect_out 'cut off|malformed|truncated' || return 1
+	! grep -q a_line_20_z "$T/tree/mm/a.c" || fail "the cut patch was applied"
+}
+
 # The state a Ctrl-C in the middle of "quilt push" leaves: the patch's
 # backups in .pc/, the patch not recorded, its files partly changed.
 t_interrupted_push_is_rolled_back_and_redone() {
@@ -140,9 +163,17 @@ t_interrupted_push_is_rolled_back_and_redone() {
 	# Undo the record of 0002 and half of its change: mm/b.c as before it.
 	sed -i '/0002-ab.patch/d' "$T/tree/.pc/applied-patches"
 	cp "$T/tree/.pc/0002-ab.patch/mm/b.c" "$T/tree/mm/b.c"
-	apply; expect_rc 0 && expect_out '0002-ab.patch: a push of it was interrupted' &&
+	echo push >"$T/tree/.series/.in-progress"
+	apply; expect_rc 0 && expect_out '0002-ab.patch: a quilt push of it was interrupted' &&
 		expect_out 'applying \[2/2\] 0002-ab.patch' || return 1
-	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the series after recovery"
+	[ "$(tree_sum "$T/tree")" = "$(tree_sum "$T/orig")" ] || fail "tree differs from the series after recovery" || return 1
+	# The same state left by a pop cut short (quilt pop restores the files,
+	# then drops the patch from applied-patches): named as a pop.
+	sed -i '/0002-ab.patch/d' "$T/tree/.pc/applied-patches"
+	cp "$T/tree/.pc/0002-ab.patch/mm/b.c" "$T/tree/mm/b.c"
+	echo pop >"$T/tree/.series/.in-progress"
+	apply; expect_rc 0 && expect_out '0002-ab.patch: a quilt pop of it was interrupted' || return 1
+	[ ! -e "$T/tree/.series/.in-progress" ] || fail "the in-progress mark was left"
 }
 
 # Run a command with SIGINT at its default action. A shell without job
@@ -405,13 +436,14 @@ t_check_apply_reports_clean_offsets_fuzz_and_failure() {
 	sed -i '1i int inserted_1;\nint inserted_2;\nint inserted_3;' "$T/tree/mm/b.c"	# moves 0002 by 3
 	sed -i 's/^ int a_line_17;/ int a_line_17_other;/' "$T/p/0003-fuzz.patch"	# outer context: fuzz 1
 	sed -i 's/^-int a_line_12;/-int a_line_12_gone;/' "$T/p/0004-fails.patch"	# a removed line the tree lacks
+	sed -i '3a A changelog,\nof two lines.' "$T/p/0004-fails.patch"	# its hunk: patch line 11, file line 9
 	local before
 	before=$(tree_sum "$T/tree")
 	check_apply; expect_rc 1 || return 1
 	row 0001-clean.patch clean '' &&
 		row 0002-offsets.patch offsets 'mm/b.c: #1\(\+3\)' &&
 		row 0003-fuzz.patch 'fuzz 1' 'mm/a.c: hunk #1 fuzz 1' &&
-		row 0004-fails.patch FAILS 'mm/a.c: hunk #1 FAILED \(at line 9\)' &&
+		row 0004-fails.patch FAILS 'mm/a.c: hunk #1 FAILED \(expected at line 9 of the file; patch line 11\)' &&
 		row 0005-after.patch clean 'after failed 0004-fails.patch' &&
 		expect_out '^2 clean, 1 offsets, 1 fuzz, 1 failed$' || return 1
 	# The whole table, in series order, before the count.
