@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak check-apply outgoing deb help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -52,6 +52,11 @@ check-apply:
 outgoing:
 	@$(RUN) deps tree
 	@scripts/outgoing.sh
+
+## make refresh P=NAME  after fixing patch NAME by hand in the tree (quilt push -f,
+##                 edit), write it back to patches/TREE/NAME as a mail
+refresh:
+	@scripts/refresh-patch.sh
 
 ## make deb       Debian packages of the patched kernel, Debian's config (DEB_FLAVOUR=)
 deb:

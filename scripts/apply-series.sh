@@ -95,7 +95,7 @@ for ((i = k; i < ${#want[@]}; i++)); do
 		where=$(printf '%s\n' "$out" | grep -E 'FAILED|can.t find file|malformed|Only garbage|No such file' |
 			sed 's/^/    /')
 		die "patch $p does not apply at fuzz 0 to $KERNEL_SRC (tree left at the patch before it):
-$where" "fix patches/$p, e.g.: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0, edit, quilt refresh; copy it back"
+$where" "fix it in the tree: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0; edit the files its *.rej name, delete the .rej; then back here: make refresh P=$p TREE=$TREE (writes patches/$TREE/$p back as a mail), make series"
 	fi
 	printf '%s\n' "$out" | grep -q 'with fuzz' &&
 		die "patch $p applied only with fuzz" "refresh patches/$p against the tree"

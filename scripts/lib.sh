@@ -150,6 +150,8 @@ patch_whole() {
 	[ "$want" = "$got" ] ||
 		echo "its diffstat says $(echo "$want" | awk '{ print $1 " file(s), +" $2 " -" $3 }') but its diff holds $(echo "$got" | awk '{ print $1 " file(s), +" $2 " -" $3 }') (cut off?)"
 	grep -qx -- '-- ' "$f" || echo "no '-- ' signature line at its end (cut off?)"
+	! grep -qE '^(Index: |={60,}$)' "$f" ||
+		echo "quilt's format (Index: lines), not a mail's: after a fix in the tree, write it with make refresh P=..."
 }
 
 # Active (non-comment) entries of a series file, one patch name a line

@@ -149,6 +149,41 @@ t_series_comments_crlf_duplicates_and_cut_hunks() {
 	! grep -q a_line_20_z "$T/tree/mm/a.c" || fail "the cut patch was applied"
 }
 
+# After a patch fails: the advice's commands, then make refresh, give a
+# mail in its own format (header, changelog, diffstat, git diff,
+# signature) that lint accepts, and make series goes on from there.
+t_fix_by_hand_then_refresh_keeps_the_mail_format() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-a.patch mm/a.c 's/a_line_12;/a_line_12_w;/'
+	sed -i 's/^Subject: .*/&\n\nThe changelog.\n\nSigned-off-by: Test <test@example.org>/' "$T/p/0002-a.patch"
+	sed -i 's/int a_line_12;/int a_line_12_moved;/' "$T/tree/mm/a.c"	# upstream moved on
+	apply; expect_rc 1 && expect_out 'make refresh P=0002-a.patch' || return 1
+	local cmd
+	cmd=$(printf '%s\n' "$out" | sed -n 's/.*next: fix it in the tree: \(cd [^;]*\);.*/\1/p')
+	[ -n "$cmd" ] || fail "no command in the advice" || return 1
+	(eval "$cmd") >/dev/null 2>&1 || true
+	ls "$T/tree/mm/a.c.rej" >/dev/null 2>&1 || fail "quilt push -f left no reject" || return 1
+	sed -i 's/int a_line_12_moved;/int a_line_12_w;/' "$T/tree/mm/a.c"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0002-a.patch "$S/refresh-patch.sh"
+	expect_rc 1 && expect_out 'reject files are left' || return 1
+	rm "$T/tree/mm/a.c.rej"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0002-a.patch "$S/refresh-patch.sh"
+	expect_rc 0 && expect_out '0002-a.patch rewritten from the tree: 1 file\(s\), \+1 -1' || return 1
+	local m=$T/p/0002-a.patch
+	grep -q '^Subject: \[PATCH\] 0002-a.patch' "$m" && grep -q '^Signed-off-by: Test' "$m" &&
+		grep -q '^diff --git a/mm/a.c b/mm/a.c$' "$m" && grep -q '^-int a_line_12_moved;$' "$m" &&
+		grep -qx -- '-- ' "$m" && ! grep -qE '^(Index:|====)' "$m" ||
+		{ out=$(cat "$m"); fail "the mail lost its format"; return 1; }
+	out=$(bash -c '. "$1/lib.sh"; patch_whole "$2"' _ "$S" "$m")
+	[ -z "$out" ] || fail "patch_whole: $out" || return 1
+	apply; expect_rc 0 && expect_out 'series up to date: 2 patch' || return 1
+	# A mail in quilt's format is named as such.
+	sed -i '/^diff --git/i Index: a/mm/a.c\n===================================================================' "$m"
+	out=$(bash -c '. "$1/lib.sh"; patch_whole "$2"' _ "$S" "$m")
+	expect_out "quilt's format"
+}
+
 # The state a Ctrl-C in the middle of "quilt push" leaves: the patch's
 # backups in .pc/, the patch not recorded, its files partly changed.
 t_interrupted_push_is_rolled_back_and_redone() {

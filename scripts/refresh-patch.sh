@@ -1,0 +1,74 @@
+#!/bin/bash
+# make refresh P=NAME: write the topmost applied patch of the tree back to
+# patches/TREE/NAME as a mail, after it was fixed by hand in the tree
+# (quilt push -f, edit, as apply-series.sh's advice says). The mail keeps
+# its header, changelog and signature; its diff is the tree's (quilt diff,
+# a/ b/ paths, git's "diff --git" lines, no Index: or timestamps) and its
+# diffstat is computed from that diff. quilt refresh is run too, so the
+# next make series finds the tree and the series in agreement.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need quilt git
+[ -n "${P:-}" ] || die "which patch? P= names it as in patches/$TREE/series" "make refresh P=group/0001-name.patch"
+need_tree
+series_load
+printf '%s\n' "${SERIES[@]}" | grep -qxF "$P" ||
+	die "P=$P is not in $PATCHES/series" "grep -v '^#' $PATCHES/series"
+
+SNAP=.series
+q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
+top=$(q top 2>/dev/null || true)
+[ "$top" = "$P" ] ||
+	die "the topmost applied patch of $KERNEL_SRC is '${top:-none}', not $P" \
+		"cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0 (up to $P), fix it, then make refresh P=$P"
+if find "$KERNEL_SRC" -path "$KERNEL_SRC/.pc" -prune -o -name '*.rej' -print | grep -q .; then
+	die "reject files are left in $KERNEL_SRC: fix and delete them first" \
+		"find $KERNEL_SRC -name '*.rej'"
+fi
+
+mail=$PATCHES/$P
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The tree's diff of the patch, in git's form.
+q diff -p ab --no-index --no-timestamps --sort -P "$P" >"$tmp/quilt.diff"
+awk '/^--- / { f = $2; sub(/^a\//, "", f) }
+	/^\+\+\+ / && f == "/dev/null" { f = $2; sub(/^b\//, "", f) }
+	/^--- / { held = $0; next }
+	held != "" { printf "diff --git a/%s b/%s\n%s\n", f, f, held; held = "" }
+	{ print }' "$tmp/quilt.diff" >"$tmp/diff"
+[ -s "$tmp/diff" ] || die "quilt has an empty diff for $P in $KERNEL_SRC" "is it applied? cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt files"
+git apply --check --reverse --directory=. "$tmp/diff" 2>/dev/null ||
+	(cd "$KERNEL_SRC" && git apply --check --reverse "$tmp/diff") ||
+	die "the rewritten diff of $P does not match the tree" "report this; the mail is unchanged"
+
+# Header: everything before the old diffstat (or before the diff when it
+# has none); the signature: from "-- " to the end.
+awk '/^---$/ { sep = 1 }
+	sep && (/^ [^ ].* \| +[0-9]+/ || /^ [0-9]+ files? changed/) { exit }
+	/^diff / || /^--- (a\/|\/dev\/null)/ || /^Index: / { exit }
+	{ print }' "$mail" >"$tmp/head"
+grep -qx -- '---' "$tmp/head" || echo '---' >>"$tmp/head"
+sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$tmp/head"	# trailing blank lines
+awk '/^-- $/ { s = 1 } s' "$mail" >"$tmp/sig"
+[ -s "$tmp/sig" ] || printf -- '-- \n%s\n' "$(git --version | sed 's/^git version //')" >"$tmp/sig"
+{
+	cat "$tmp/head"
+	git apply --stat "$tmp/diff" | sed 's/^/ /; s/^  / /'
+	echo
+	cat "$tmp/diff"
+	cat "$tmp/sig"
+} >"$tmp/mail"
+why=$(patch_whole "$tmp/mail" | paste -sd';')
+[ -z "$why" ] || die "the rewritten mail of $P is not whole: $why" "report this; the mail is unchanged"
+
+# quilt's own record (timestamps for pop), then the snapshot = the mail,
+# so that make series sees nothing to do.
+q refresh >/dev/null
+cp "$tmp/mail" "$KERNEL_SRC/$SNAP/$P"
+if cmp -s "$tmp/mail" "$mail"; then
+	say "$P unchanged"
+else
+	cp "$tmp/mail" "$mail"
+	say "$P rewritten from the tree: $(git apply --numstat "$tmp/diff" | awk '{ i += $1; d += $2 } END { print NR " file(s), +" i " -" d }')"
+	say "next: make series (applies the rest), make lint, then commit patches/$TREE/$P"
+fi
