@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh clean-tree help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -70,14 +70,19 @@ vm:
 	@if [ -n "$(ROOTFS)" ]; then scripts/mkrootfs.sh; fi
 	@scripts/qemu.sh shell
 
-## Single stages (each assumes the ones before it have run):
-## make deps       install missing Debian packages (root), else print the command
+# Single stages: see the #h lines at the end (make help).
 deps tree series config build initramfs kselftests host-tests lint:
 	@$(RUN) $@
 
 ## make clean      remove the tree's build directories (keeps the extracted tree)
 clean:
 	rm -rf $(TREE_WORK)/build $(TREE_WORK)/logs $(TREE_WORK)/results
+
+## make clean-tree remove the extracted tree of TREE only (make re-extracts it;
+##                 keeps downloads, builds, the outgoing base, the other tree)
+clean-tree:
+	@[ -z "$(KERNEL_SRC)" ] || { echo "error: clean-tree removes the pinned tree; KERNEL_SRC=$(KERNEL_SRC) is yours" >&2; exit 1; }
+	rm -rf $(TREE_WORK)/linux-source-$(TREE) $(TREE_WORK)/.tree-extracted $(TREE_WORK)/.extract.tmp
 
 ## make distclean  remove the whole work directory (both trees, downloads)
 distclean:
@@ -86,14 +91,49 @@ distclean:
 help:
 	@sed -n 's/^## //p' Makefile
 	@echo
-	@echo "Stages: deps tree series config build initramfs kselftests host-tests lint"
-	@echo
-	@echo "Variables:"
-	@echo "  TREE=7.3|6.12    which pinned tree and series (default 7.3; patches/TREE/)"
-	@echo "  KERNEL_SRC=DIR   use this kernel tree instead of the pinned Debian one"
-	@echo "  KCONFIG=debug    add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM)"
-	@echo "  WORK=DIR         the tree's work directory (default ./work/TREE)"
-	@echo "  ACCEL=kvm|tcg    skip the KVM probe (default auto: probe, fall back to TCG)"
-	@echo "  TESTS=a,b        run only these kselftests (e.g. cgroup/test_zswap)"
-	@echo "  VM_MEM=MiB VM_CPUS=N SWAP_MB=MiB VM_TIMEOUT=s   guest size and time limit"
-	@echo "  EXTRA_CONFIG='f.config ...'   more config fragments"
+	@sed -n 's/^#h \{0,1\}//p' Makefile
+
+#h Single stages, in pipeline order (each assumes the ones before it ran):
+#h   deps        install missing Debian packages (root), else print the command
+#h   tree        download and extract the pinned Debian kernel tree of TREE
+#h   series      apply patches/TREE/series with quilt at fuzz 0 (only what changed)
+#h   config      merge kernel-config/ fragments into the build's .config
+#h   build       bzImage, the kselftests and the guest programs (ccache, O= dir)
+#h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
+#h   kselftests  boot the kernel in QEMU, run the tests, print the results table
+#h   host-tests  the scripts' own tests (tests/host/run.sh), no kernel needed
+#h   lint        each patch mail's form and checkpatch.pl --strict
+#h
+#h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):
+#h   Tree and build
+#h     TREE=7.3|6.12      which pinned tree and series (default 7.3; patches/TREE/)
+#h     KERNEL_SRC=DIR     use this kernel tree instead of the pinned one (writes .pc/ and .series/ into it)
+#h     KCONFIG=debug      add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM, kmemleak)
+#h     EXTRA_CONFIG='f.config ...'  more config fragments
+#h     WORK=DIR           the tree's work directory (default ./work/TREE)
+#h     WORK_ROOT=DIR      what the trees share: downloads, tarballs, rootfs (default ./work)
+#h     P=NAME             make refresh: the patch to write back from the tree
+#h   Guest (checked before anything runs)
+#h     ACCEL=auto|kvm|tcg probe KVM and fall back to TCG (auto), or force one
+#h     VM_MEM=MiB (1024) VM_CPUS=N (2) SWAP_MB=MiB (1024)
+#h     VM_TIMEOUT=s (2400)  hard limit of a run; VM_SILENCE=s (600) without output = hung
+#h     SWAP_BPS=bytes/s   throttle the guest's swap disk (a slow disk)
+#h     TESTS=a,b          run only these tests (e.g. cgroup/test_zswap)
+#h     APPEND='...'       extra kernel parameters (e.g. ksft.swap_ssd=1)
+#h     KERNEL_IMAGE=FILE  boot another bzImage with this build's initramfs
+#h     ROOTFS=debian      make vm on a Debian root file system (ROOTFS_REBUILD=1 remakes it)
+#h     VM_RUN='cmd'       make vm: run cmd in the guest and power off
+#h     SOAK_ARGS=-d,600,-m,24  make soak: the soak's arguments
+#h   Series checks and bench
+#h     FROM=, TO=         check-series: first and last patch (number or name part)
+#h     CHECK_VERSIONS='[pkg=]v ...'  check-apply on other Debian versions
+#h     BENCH_BASE=K BENCH_UPTO=K  bench: compare the series at K patches (0 = base)
+#h     BENCH_N=n          bench: runs per kernel (3)
+#h     BENCH_WORKLOADS=a,b  bench: workloads of tests/bench/workloads.list
+#h   Packages and mail
+#h     DEB_FLAVOUR=F      make deb: Debian's config flavour (amd64_none_amd64; amd64_none_cloud-amd64),
+#h                        or guest (the project's own config)
+#h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
+#h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
+#h
+#h Exit status: 0 on success; through make a failure is 2 (the script's own is 1).

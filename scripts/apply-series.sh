@@ -39,7 +39,7 @@ if [ -d "$KERNEL_SRC/.pc" ]; then
 		[ -x "$backup_files" ] || die "quilt's $backup_files is missing" "apt-get install --reinstall quilt"
 		(cd "$KERNEL_SRC" && "$backup_files" -B ".pc/$p/" -r -t -s -) ||
 			die "could not restore the files of $p from $KERNEL_SRC/.pc/$p" \
-				"make distclean, then make (re-extracts the tree)"
+				"make clean-tree TREE=$TREE, then make (re-extracts this tree only)"
 		rm -rf "$d"
 		rm -f "$OP"
 	done < <(find "$KERNEL_SRC/.pc" -mindepth 1 -type d -name '*.patch' -prune)
@@ -71,7 +71,7 @@ if [ $k -lt ${#have[@]} ]; then
 	out=$(qop pop -q "${target[@]}" 2>&1) || {
 		printf '%s\n' "$out" >&2
 		die "quilt could not pop back to before ${have[$k]}: the tree has local edits to patched files" \
-			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there, or 'make distclean' to re-extract"
+			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there, or make clean-tree TREE=$TREE to re-extract this tree"
 	}
 fi
 

@@ -129,12 +129,20 @@ else
 	say "importing $PIN_TARBALL into $BASE_GIT (once: ~90k files, 1.5 GB extracted, 3-15 minutes)"
 	rm -rf "$BASE_GIT.tmp" "$WORK/outgoing-base.src"
 	mkdir -p "$WORK/outgoing-base.src"
+	t_imp=$(date +%s)
+	step() { say "  base import [$1/4] $2 ($(($(date +%s) - t_imp)) s so far)"; }
+	step 1 "extracting the tarball"
 	tar -C "$WORK/outgoing-base.src" -xf "$PIN_TARBALL" ||
 		die "extracting $PIN_TARBALL failed (disk full?)" "df -h $WORK"
 	git init -q --bare "$BASE_GIT.tmp"
 	imp() { GIT_DIR=$BASE_GIT.tmp GIT_WORK_TREE=$WORK/outgoing-base.src/$PIN_TOPDIR \
 		GIT_INDEX_FILE=$BASE_GIT.tmp/import-index git -c core.looseCompression=1 "$@"; }
-	(cd "$WORK/outgoing-base.src/$PIN_TOPDIR" && imp add -f -A .) || die "git add of the base tree failed"
+	step 2 "adding $(find "$WORK/outgoing-base.src/$PIN_TOPDIR" -type f | wc -l) files to git"
+	# A line every 10000 files: minutes of silence read as a hang.
+	(set -o pipefail; cd "$WORK/outgoing-base.src/$PIN_TOPDIR" && imp add -f -A --verbose . |
+		awk 'NR % 10000 == 0 { printf "==>     %d files added\n", NR; fflush() }') ||
+		die "git add of the base tree failed"
+	step 3 "writing the base commit"
 	tree=$(imp write-tree)
 	base=$(printf 'Debian %s %s\n\nThe files of %s from the Debian package %s %s\n(sha256 %s),\nimported by scripts/outgoing.sh.\n' \
 		"$PIN_PKG" "$PIN_VERSION" "$(basename "$PIN_TARBALL")" "$PIN_PKG" "$PIN_VERSION" "$PIN_SHA256" |
@@ -146,6 +154,7 @@ else
 	rm -f "$BASE_GIT.tmp/import-index"
 	# One pack without delta search (a minute): half the size of the
 	# loose objects, and no "git gc --auto" of 90k objects later.
+	step 4 "packing the objects"
 	imp -c pack.threads=1 -c pack.compression=1 repack -a -d -q --window=0 --depth=0 ||
 		die "git repack of $BASE_GIT.tmp failed (disk full?)" "df -h $WORK"
 	imp config gc.auto 0
@@ -153,7 +162,7 @@ else
 	echo "$PIN_SHA256 $base" >"$BASE_GIT.tmp/zswap-stack-base"
 	rm -rf "$BASE_GIT"
 	mv "$BASE_GIT.tmp" "$BASE_GIT"
-	say "base: $base ($PIN_PKG $PIN_VERSION)"
+	say "base: $base ($PIN_PKG $PIN_VERSION; imported in $(($(date +%s) - t_imp)) s)"
 fi
 
 # A fresh clone of the base commit in DIR, checked out only where the
@@ -311,6 +320,7 @@ done
 if [ -z "$SENDER" ]; then
 	warn "SENDER is not set: every mail is authored and signed off by '$PROJECT_IDENT'."
 	warn "That is not a person: these mails are for review only and MUST NOT be sent as they are."
-	warn "To send: SENDER='Your Name <you@example.org>' make outgoing"
+	warn "To send: SENDER='Your Name <you@example.org>' make outgoing, then git send-email."
+else
+	say "send with: git send-email $OUT/<group>/*.patch   (one group, one thread, at a time)"
 fi
-say "send with: git send-email $OUT/<group>/*.patch   (one group, one thread, at a time)"

@@ -428,7 +428,31 @@ t_local_edit_blocks_pop_with_a_clear_message() {
 	apply; expect_rc 0 || return 1
 	echo 'int hand_edit;' >>"$T/tree/mm/a.c"
 	: >"$T/p/series"; rm "$T/p/0001-a.patch"
-	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:'
+	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:.*make clean-tree TREE=' || return 1
+	! expect_out distclean 2>/dev/null || fail "the advice wipes all of work/"
+}
+
+t_clean_tree_removes_only_the_tree() {
+	mkdir -p "$T/ct/linux-source-7.3/mm" "$T/ct/build/x" "$T/ct/outgoing-base.git" "$T/ct/logs"
+	touch "$T/ct/.tree-extracted" "$T/ct/build/x/.config"
+	run make -C "$TOP" clean-tree TREE=7.3 WORK="$T/ct"
+	expect_rc 0 || return 1
+	[ ! -e "$T/ct/linux-source-7.3" ] && [ ! -e "$T/ct/.tree-extracted" ] || fail "the tree is still there" || return 1
+	[ -e "$T/ct/build/x/.config" ] && [ -d "$T/ct/outgoing-base.git" ] || fail "clean-tree removed more than the tree"
+}
+
+# Every VAR= the README tells users to set, make help lists.
+t_make_help_lists_every_variable_the_readme_names() {
+	local v missing=
+	run make -C "$TOP" --no-print-directory help
+	expect_rc 0 || return 1
+	for v in $(grep -oE '\b[A-Z][A-Z0-9_]{2,}=' "$TOP/README.md" | sort -u); do
+		printf '%s\n' "$out" | grep -qF -- "$v" || missing="$missing $v"
+	done
+	[ -z "$missing" ] || fail "make help lacks:$missing" || return 1
+	for v in deps tree series config build initramfs kselftests host-tests lint; do
+		expect_out "^  $v +[a-z]" || return 1
+	done
 }
 
 t_lint_rejects_incomplete_mails() {
@@ -550,6 +574,30 @@ t_outgoing_names_the_missing_or_incomplete_cover_file() {
 	printf '\nA/B:\n  metric base series\n' >>"$T/p/grp/cover.txt"
 	outgoing VERSION=2; expect_rc 1 && expect_out "no 'Changes since v1' section" || return 1
 	[ ! -e "$T/wo/outgoing-base.git" ] || fail "the base was imported before the covers were checked"
+}
+
+# The first import of the base: progress lines while it runs; without a
+# SENDER the closing lines never say "send with".
+t_outgoing_base_import_shows_progress_and_no_send_advice() {
+	mktree
+	mkdir -p "$T/p/grp"
+	mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	printf 'Subject: mm: a: change a line\n\nWhy and what.\n\nA/B:\n  metric base series\n' >"$T/p/grp/cover.txt"
+	local src=$T/tb/$PIN_TOPDIR
+	mkdir -p "$src/scripts" && cp -a "$T/orig/." "$src/" 2>/dev/null || true
+	rm -rf "$src/mm" && cp -a "$T/tree/mm" "$src/mm"
+	touch "$src/MAINTAINERS"
+	printf '#!/bin/sh\nexit 0\n' >"$src/scripts/checkpatch.pl"
+	printf '#!/bin/sh\necho "A Maintainer <m@example.org>"\necho "linux-mm@kvack.org"\n' >"$src/scripts/get_maintainer.pl"
+	chmod +x "$src/scripts/"*.pl
+	tar -C "$T/tb" -cJf "$T/base.tar.xz" "$PIN_TOPDIR"
+	mkdir -p "$T/wo2" && cp -a "$src" "$T/wo2/"
+	run env WORK="$T/wo2" PATCHES="$T/p" PIN_TARBALL="$T/base.tar.xz" \
+		PIN_SHA256="$(sha256sum "$T/base.tar.xz" | cut -d' ' -f1)" "$S/outgoing.sh"
+	expect_rc 0 && expect_out 'base import \[1/4\] extracting' && expect_out 'base import \[2/4\] adding [0-9]+ files' &&
+		expect_out 'base import \[4/4\] packing' && expect_out 'imported in [0-9]+ s' || return 1
+	expect_out 'MUST NOT be sent' || return 1
+	! expect_out 'send with: git send-email' 2>/dev/null || fail "it says 'send with' for mails that must not be sent"
 }
 
 # --- build.sh against a fake kernel tree whose Makefile writes $(O) ----
