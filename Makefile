@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/run.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh clean-tree help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh repin clean-tree help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -57,6 +57,11 @@ outgoing:
 ##                 edit), write it back to patches/TREE/NAME as a mail
 refresh:
 	@scripts/refresh-patch.sh
+
+## make repin VERSION=V  move TREE's pin to Debian version V of its source package
+##                 (when the archive dropped the pinned one), then check-apply
+repin:
+	@scripts/repin.sh
 
 ## make deb       Debian packages of the patched kernel, Debian's config (DEB_FLAVOUR=)
 deb:

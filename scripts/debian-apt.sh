@@ -58,7 +58,7 @@ apt_private_update() {
 	if [ "${APT_FORCE_UPDATE:-0}" = 1 ] || [ ! -f "$APT_DIR/sources.list" ] ||
 	   [ "$(cat "$APT_DIR/sources.list")" != "$want" ] || ! ls "$APT_DIR/lists/"*Packages* >/dev/null 2>&1; then
 		printf '%s\n' "$want" >"$APT_DIR/sources.list"
-		say "apt-get update (private lists in $APT_DIR: $*)"
+		say "apt-get update (private lists in $APT_DIR: $*; mirror $main${sec:+, security $sec}, from the system's apt sources unless DEBIAN_MIRROR= is set)"
 		apt-get "${apt_opts[@]}" update >"$APT_DIR/update.log" 2>&1 || {
 			sed 's/^/    /' "$APT_DIR/update.log" >&2
 			die "apt-get update of the private lists failed ($*)" "check the network and the suites in patches/$TREE/tree.env"
@@ -73,6 +73,12 @@ offered() {
 		awk -F' *[|] *' -v v="$2" '$2 == v { f = 1 } END { exit !f }'
 }
 
+# on_offer PKG: "VERSION SUITE" of every PKG the private lists offer.
+on_offer() {
+	apt-cache "${apt_opts[@]}" madison "$1" 2>/dev/null |
+		awk -F' *[|] *' '{ split($3, u, " "); s = u[2]; sub(/\/.*/, "", s); print $2, s }'
+}
+
 # apt_private_fetch PKG VERSION SUITE...: the package's .deb in $DEBS,
 # downloaded once; its path in $deb.
 apt_private_fetch() {
@@ -84,9 +90,15 @@ apt_private_fetch() {
 	apt_private_update "$@"
 	offered "$pkg" "$v" || {
 		APT_FORCE_UPDATE=1 apt_private_update "$@"
-		offered "$pkg" "$v" ||
-			die "$pkg $v is not offered by $* (mirror $(debian_mirror main))" \
-				"apt-cache ${apt_opts[*]} madison $pkg   # what is offered; fix patches/$TREE/tree.env"
+		offered "$pkg" "$v" || {
+			local offer
+			offer=$(on_offer "$pkg" | awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }')
+			[ "$pkg $v" = "$PIN_PKG $PIN_VERSION" ] ||
+				die "$pkg $v is not offered by $* (mirror $(debian_mirror main)); on offer: ${offer:-none}" \
+					"pick one of those"
+			die "the pinned $pkg $v is gone from every suite the lists know ($*, mirror $(debian_mirror main)): the archive keeps only recent versions. On offer: ${offer:-none}" \
+				"make repin TREE=$TREE VERSION=<one of them>   (records the new pin in patches/$TREE/tree.env, extracts it, runs check-apply)"
+		}
 	}
 	say "downloading $pkg=$v"
 	mkdir -p "$DEBS"
@@ -96,4 +108,13 @@ apt_private_fetch() {
 	}
 	deb=$(ls "${base}"_*.deb 2>/dev/null | head -1)
 	[ -n "$deb" ] || die "apt-get download did not leave ${base}_*.deb" "ls $DEBS"
+}
+
+# tarball_from_deb DEB PKG OUT: the source tarball usr/src/PKG.tar.xz of a
+# linux-source .deb, to OUT (the .deb is removed when it has none).
+tarball_from_deb() {
+	mkdir -p "$(dirname "$3")"
+	dpkg-deb --fsys-tarfile "$1" | tar -xOf - "./usr/src/$2.tar.xz" >"$3.tmp" ||
+		{ rm -f "$3.tmp" "$1"; die "$1 holds no usr/src/$2.tar.xz (removed it)" "make tree (downloads it again)"; }
+	mv "$3.tmp" "$3"
 }

@@ -30,10 +30,7 @@ if [ ! -f "$PIN_TARBALL" ]; then
 	mapfile -t suites < <(tree_suites)
 	apt_private_fetch "$PIN_PKG" "$PIN_VERSION" "${suites[@]}"
 	say "taking $PIN_PKG.tar.xz out of $(basename "$deb")"
-	mkdir -p "$(dirname "$PIN_TARBALL")"
-	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/$PIN_PKG.tar.xz" >"$PIN_TARBALL.tmp" ||
-		{ rm -f "$PIN_TARBALL.tmp" "$deb"; die "$deb holds no usr/src/$PIN_PKG.tar.xz (removed it)" "make tree (downloads it again)"; }
-	mv "$PIN_TARBALL.tmp" "$PIN_TARBALL"
+	tarball_from_deb "$deb" "$PIN_PKG" "$PIN_TARBALL"
 fi
 
 say "checking sha256 of $PIN_TARBALL"

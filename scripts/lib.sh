@@ -18,7 +18,8 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TREE=${TREE:-7.3}
-TREE_ENV=$TOP/patches/$TREE/tree.env
+# (PIN_ENV= points the host tests at a copy of a tree.env.)
+TREE_ENV=${PIN_ENV:-$TOP/patches/$TREE/tree.env}
 if [ ! -f "$TREE_ENV" ]; then
 	echo "error: TREE=$TREE: no $TREE_ENV" >&2
 	echo "  next: use one of: $(cd "$TOP/patches" && ls -d -- */ 2>/dev/null | tr -d / | paste -sd' ')" >&2

@@ -387,6 +387,62 @@ t_full_disk_for_the_tree_leaves_nothing_half_extracted() {
 	[ -z "$left" ] || fail "left behind: $left"
 }
 
+# A fake apt for the pinned package: apt-cache madison offers the
+# versions in $T/offer ("VERSION SUITE" lines); apt-get download builds a
+# linux-source .deb around a small tree of that version.
+fakeapt() {
+	mkdir -p "$T/fakebin"
+	cat >"$T/fakebin/apt-cache" <<-'EOF'
+	#!/bin/sh
+	for a; do last=$a; done
+	while read -r v s; do echo " $last | $v | http://mirror.invalid/debian $s/main amd64 Packages"; done <"$FAKE_OFFER"
+	EOF
+	cat >"$T/fakebin/apt-get" <<-'EOF'
+	#!/bin/sh
+	for a; do last=$a; done
+	case " $* " in *" update "*) exit 0 ;; esac
+	pkg=${last%%=*} v=${last#*=} d=$(mktemp -d)
+	grep -q "^$v " "$FAKE_OFFER" || exit 100
+	mkdir -p "$d/deb/DEBIAN" "$d/deb/usr/src" "$d/$pkg/mm"
+	printf 'Package: %s
+Version: %s
+Architecture: all
+Maintainer: x <x@example.org>
+Description: fake
+' "$pkg" "$v" >"$d/deb/DEBIAN/control"
+	echo "all:" >"$d/$pkg/Makefile"; echo "/* $v */" >"$d/$pkg/mm/a.c"
+	tar -C "$d" -cJf "$d/deb/usr/src/$pkg.tar.xz" "$pkg"
+	dpkg-deb --build "$d/deb" "${pkg}_${v}_all.deb" >/dev/null
+	EOF
+	chmod +x "$T/fakebin/"*
+}
+
+t_pin_gone_from_the_archive_then_repin() {
+	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 0; }
+	fakeapt
+	printf '6.12.119-1~deb12u1 bookworm-security\n6.12.118-1 bookworm\n' >"$T/offer"
+	cp "$TOP/patches/6.12/tree.env" "$T/tree.env"
+	local e=(env PATH="$T/fakebin:$PATH" FAKE_OFFER="$T/offer" DEBIAN_MIRROR=http://mirror.invalid/debian
+		DEBIAN_SECURITY_MIRROR=http://mirror.invalid/debian-security TREE=6.12 PIN_ENV="$T/tree.env"
+		WORK_ROOT="$T/rw" PATCHES="$T/p")
+	run "${e[@]}" "$S/fetch-tree.sh"
+	expect_rc 1 && expect_out 'the pinned linux-source-6.12 6.12.117-1~deb12u1 is gone from every suite' &&
+		expect_out 'On offer: 6.12.119-1~deb12u1 \(bookworm-security\), 6.12.118-1 \(bookworm\)' &&
+		expect_out 'next: make repin TREE=6.12 VERSION=' || return 1
+	mktree; mkdir -p "$T/p"; : >"$T/p/series"
+	run "${e[@]}" VERSION=6.12.200 "$S/repin.sh"
+	expect_rc 1 && expect_out 'not offered by .*; on offer: 6.12.119' || return 1
+	run "${e[@]}" VERSION=6.12.118-1 "$S/repin.sh"
+	expect_rc 0 && expect_out 'pinning linux-source-6.12 6.12.118-1 \(bookworm,' &&
+		expect_out 'pinned tree ready' && expect_out 'applies cleanly' || return 1
+	grep -qx 'PIN_VERSION=6.12.118-1' "$T/tree.env" && grep -qx 'PIN_SUITE=bookworm' "$T/tree.env" &&
+		grep -q '/\* 6.12.118-1 \*/' "$T/rw/6.12/linux-source-6.12/mm/a.c" || fail "the pin or the tree is not the new one" || return 1
+	# The next make tree takes the new pin as it is.
+	run "${e[@]}" "$S/fetch-tree.sh"
+	expect_rc 0 && expect_out 'pinned tree present'
+}
+
 t_dropped_config_option_is_an_error() {
 	[ -f "$REAL_TREE/scripts/kconfig/merge_config.sh" ] || { echo "SKIP: no kernel tree at $REAL_TREE (make tree)"; return 0; }
 	echo 'CONFIG_DRM_VIRTIO_GPU=y' >"$T/drop.config"
