@@ -1,5 +1,5 @@
 # zswap/swap mm patch stack: pinned tree -> quilt series -> kernel -> QEMU
-# -> kselftests. Every target is a stage of scripts/run.sh; variables given
+# -> kselftests. Every target is a stage of scripts/pipeline.sh; variables given
 # on the command line (TREE=, KERNEL_SRC=, KCONFIG=, ACCEL=, ...) reach the
 # scripts through the environment. `make help` lists them.
 
@@ -9,7 +9,7 @@ TREE ?= 7.3
 export TREE
 TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 
-RUN := scripts/run.sh
+RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
 .PHONY: all test vm bench check-series soak check-apply outgoing deb refresh repin clean-tree help deps tree series config build initramfs \
@@ -25,7 +25,7 @@ test:
 
 ## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_N=)
 bench:
-	@scripts/run.sh deps
+	@scripts/pipeline.sh deps
 	@scripts/bench.sh
 
 ## make check-series  build, boot and test every point of the series (FROM=, TO=)
@@ -43,10 +43,10 @@ soak:
 ## make check-apply  does the series apply to the pinned tree and the other
 ##                 Debian builds tree.env names? (or KERNEL_SRC=, CHECK_VERSIONS="[pkg=]v ...")
 check-apply:
-	@if [ -n "$(CHECK_VERSIONS)" ]; then scripts/fetch-other-tree.sh $(CHECK_VERSIONS); \
+	@if [ -n "$(CHECK_VERSIONS)" ]; then scripts/check-apply-others.sh $(CHECK_VERSIONS); \
 	elif [ -n "$(KERNEL_SRC)" ]; then scripts/check-apply.sh; \
-	else scripts/run.sh tree && rc=0 && { scripts/check-apply.sh || rc=1; } && \
-		{ scripts/fetch-other-tree.sh --others || rc=1; } && exit $$rc; fi
+	else scripts/pipeline.sh tree && rc=0 && { scripts/check-apply.sh || rc=1; } && \
+		{ scripts/check-apply-others.sh --others || rc=1; } && exit $$rc; fi
 
 ## make outgoing     mail-ready postings per group in work/outgoing/ (VERSION=, SENDER=)
 outgoing:
@@ -106,7 +106,7 @@ help:
 #h   build       bzImage, the kselftests and the guest programs (ccache, O= dir)
 #h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
 #h   kselftests  boot the kernel in QEMU, run the tests, print the results table
-#h   host-tests  the scripts' own tests (tests/host/run.sh), no kernel needed
+#h   host-tests  the scripts' own tests (tests/host/test-scripts.sh), no kernel needed
 #h   lint        each patch mail's form and checkpatch.pl --strict
 #h
 #h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):

@@ -44,7 +44,7 @@ prepare() {
 	fi
 	say "bench: preparing the kernel with $k of $total patches (WORK=$w)"
 	env -u COUNTS WORK="$w" PATCHES="$pd" \
-		"$S/run.sh" tree series config build initramfs
+		"$S/pipeline.sh" tree series config build initramfs
 }
 prepare "$base"
 prepare "$upto"

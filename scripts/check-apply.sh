@@ -25,7 +25,7 @@
 # writes "patch<TAB>result<TAB>detail" lines there.
 #
 # check-apply.sh --list-files prints the files the series touches, one a
-# line (fetch-other-tree.sh extracts only those).
+# line (check-apply-others.sh extracts only those).
 set -eu
 . "$(dirname "$0")/lib.sh"
 

@@ -98,7 +98,7 @@ prepare() {
 		cp "$PATCHES/${all[$i]}" "$pd/${all[$i]}"
 		echo "${all[$i]}" >>"$pd/series"
 	done
-	cw PATCHES="$pd" "$S/run.sh" tree series config build initramfs
+	cw PATCHES="$pd" "$S/pipeline.sh" tree series config build initramfs
 }
 
 # Kernel .c files a patch touches (tools/ excluded: not kbuild objects).
@@ -186,7 +186,7 @@ for ((k = from; k <= to; k++)); do
 		fi
 	fi
 
-	if (cd "$tree" && scripts/checkpatch.pl --strict -q "$PATCHES/$p") >"$pdir/checkpatch.txt" 2>&1; then
+	if checkpatch_strict "$tree" "$PATCHES/$p" >"$pdir/checkpatch.txt"; then
 		ck=ok
 	else
 		ck=FAIL

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # apt with private lists, for Debian packages the system's apt sources do
-# not offer (sourced by fetch-tree.sh and fetch-other-tree.sh, after
+# not offer (sourced by fetch-tree.sh and check-apply-others.sh, after
 # lib.sh). /etc/apt is never changed and root is not needed: the sources
 # list, the lists and the cache live in $WORK_ROOT/apt/$TREE, and the
 # downloaded packages in $WORK_ROOT/debs.

@@ -155,6 +155,18 @@ patch_whole() {
 		echo "quilt's format (Index: lines), not a mail's: after a fix in the tree, write it with make refresh P=..."
 }
 
+# checkpatch_strict TREE MAIL: TREE's scripts/checkpatch.pl --strict -q on
+# MAIL (lint, check-series and outgoing all ask this one question). Prints
+# what it found; true only when it found nothing: a CHECK fails too,
+# though checkpatch.pl exits 0 on one.
+checkpatch_strict() {
+	local out rc=0
+	[ -x "$1/scripts/checkpatch.pl" ] || { echo "no scripts/checkpatch.pl in $1 (make tree)"; return 2; }
+	out=$(cd "$1" && ./scripts/checkpatch.pl --strict -q "$2" 2>&1) || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ $rc = 0 ] && [ -z "$out" ]
+}
+
 # Active (non-comment) entries of a series file, one patch name a line
 # (CRLF line ends read as LF).
 series_entries() {

@@ -5,8 +5,7 @@
 # which must have run first. Prints TAP and a closing count line.
 set -eu
 . "$(dirname "$0")/lib.sh"
-cp=$KERNEL_SRC/scripts/checkpatch.pl
-[ -x "$cp" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
+[ -x "$KERNEL_SRC/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
 series_load
 want=("${SERIES[@]}")
 applied=0
@@ -34,8 +33,7 @@ for p in "${want[@]}"; do
 	else echo "not ok $i $p: mail format:$why"; fail=$((fail + 1)); fi
 
 	i=$((i + 1))
-	out=$(cd "$KERNEL_SRC" && "$cp" --strict -q "$f" 2>&1) && rc=0 || rc=$?
-	if [ $rc = 0 ] && [ -z "$out" ]; then
+	if out=$(checkpatch_strict "$KERNEL_SRC" "$f"); then
 		echo "ok $i $p: checkpatch --strict"; pass=$((pass + 1))
 	else
 		echo "not ok $i $p: checkpatch --strict"

@@ -276,8 +276,7 @@ for g in "${groups[@]}"; do
 			grep -q '^To: ' "$m" || fails+=("$m: no To: (get_maintainer.pl named nobody?)")
 			continue ;;
 		esac
-		o=$(cd "$KERNEL_SRC" && ./scripts/checkpatch.pl --strict -q "$m" 2>&1) && rc=0 || rc=$?
-		[ $rc = 0 ] && [ -z "$o" ] || fails+=("$m: checkpatch --strict:
+		o=$(checkpatch_strict "$KERNEL_SRC" "$m") || fails+=("$m: checkpatch --strict:
 $(printf '%s\n' "$o" | sed 's/^/      /')")
 	done
 	from=${gend[$g]}

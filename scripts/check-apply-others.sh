@@ -2,9 +2,9 @@
 # Check the series against other Debian builds of the kernel source
 # (make check-apply CHECK_VERSIONS="6.12.118-1 linux-source-7.2=7.2.13-1").
 #
-#   fetch-other-tree.sh --list            versions the suites offer
-#   fetch-other-tree.sh [PKG=]VERSION...  fetch each and run check-apply on it
-#   fetch-other-tree.sh --others          the same for CHECK_OTHER of tree.env
+#   check-apply-others.sh --list            versions the suites offer
+#   check-apply-others.sh [PKG=]VERSION...  fetch each and run check-apply on it
+#   check-apply-others.sh --others          the same for CHECK_OTHER of tree.env
 #
 # PKG defaults to the tree's own package (PIN_PKG of patches/$TREE/tree.env);
 # another one (sid's linux-source-7.2 for the 7.3 series) is named with
@@ -28,8 +28,8 @@ need apt-get dpkg-deb xz tar
 OTHER_TREES=$(realpath -m "${OTHER_TREES:-$WORK/other-trees}")
 mapfile -t suites < <(tree_suites)
 
-[ $# -gt 0 ] || die "usage: fetch-other-tree.sh --list | [PKG=]VERSION..." \
-	"scripts/fetch-other-tree.sh --list   # versions on offer"
+[ $# -gt 0 ] || die "usage: check-apply-others.sh --list | [PKG=]VERSION..." \
+	"scripts/check-apply-others.sh --list   # versions on offer"
 
 mkdir -p "$OTHER_TREES"
 # --others: the other builds patches/$TREE/tree.env names (CHECK_OTHER).

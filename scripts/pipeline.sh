@@ -2,7 +2,6 @@
 # Run pipeline stages in order, timing each, and print a stage table at
 # the end (also when a stage fails). Stages:
 #   deps tree series config build initramfs kselftests host-tests lint
-#   check-series
 set -eu
 . "$(dirname "$0")/lib.sh"
 S=$TOP/scripts
@@ -16,9 +15,8 @@ stage() {
 	build)      "$S/build.sh" ;;
 	initramfs)  "$S/mkinitramfs.sh" ;;
 	kselftests) "$S/qemu.sh" test ;;
-	host-tests) "$TOP/tests/host/run.sh" ;;
+	host-tests) "$TOP/tests/host/test-scripts.sh" ;;
 	lint)       "$S/lint-series.sh" ;;
-	check-series) "$S/check-series.sh" ;;
 	*) die "unknown stage '$1'" ;;
 	esac
 }

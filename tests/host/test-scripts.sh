@@ -329,7 +329,7 @@ t_no_tree_no_work_bad_kernel_src_each_named() {
 	run env KERNEL_SRC="$T/tree" WORK="$T/nt" BUILD="$T/nt/b" EXTRA_CONFIG="$T/no/such.config" "$S/make-config.sh"
 	expect_rc 1 && expect_out "config fragment $T/no/such.config does not exist" || return 1
 	# A work directory that cannot be made.
-	run env WORK=/proc/no-such/w "$S/run.sh" series
+	run env WORK=/proc/no-such/w "$S/pipeline.sh" series
 	expect_rc 1 && expect_out 'cannot write the work directory /proc/no-such/w' &&
 		expect_out 'next: use WORK=DIR' || return 1
 	# KERNEL_SRC: an empty directory, a file; the advice is never make tree.
@@ -527,7 +527,14 @@ t_lint_rejects_incomplete_mails() {
 	expect_rc 0 && expect_out '^2 passed, 0 failed' || return 1
 	sed -i 's/^What it measured./MEASURED-RESULTS-GO-HERE/; /^Signed-off-by/d' "$T/p/0001-a.patch"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
-	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder'
+	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder' || return 1
+	# A CHECK from checkpatch.pl fails lint, though checkpatch exits 0.
+	cp "$T/good" "$T/p/0001-a.patch"
+	printf '#!/bin/sh\necho "CHECK: Alignment should match open parenthesis"\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	expect_rc 1 && expect_out 'not ok 2 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
+	run bash -c '. "$1/lib.sh"; checkpatch_strict "$2" "$3"' _ "$S" "$T/tree" "$T/good"
+	expect_rc 1 && expect_out 'CHECK: Alignment'
 }
 
 
@@ -809,7 +816,7 @@ t_swap_bps_throttles_the_swap_disk_or_is_refused() {
 
 t_bad_guest_settings_stop_before_anything_runs() {
 	run env WORK="$T/gs" VM_MEM=abc SWAP_MB=abc VM_TIMEOUT=10m ACCEL=foo VM_CPUS=0 SWAP_BPS=4M \
-		"$S/run.sh" tree series config build initramfs kselftests
+		"$S/pipeline.sh" tree series config build initramfs kselftests
 	expect_rc 1 && expect_out 'error: VM_MEM=abc: MiB of guest memory' &&
 		expect_out 'error: SWAP_MB=abc: MiB' && expect_out 'error: VM_TIMEOUT=10m: seconds' &&
 		expect_out 'error: VM_CPUS=0: guest vCPUs' && expect_out 'error: SWAP_BPS=4M' &&
