@@ -77,9 +77,10 @@ while read -r t; do
 	say "selftest $t: $s"
 done < <(test_list)
 
-# Guest programs (benchmark workloads): static, built with the host's gcc.
+# Guest programs (benchmark workloads, the soak, ptyrun that runs each
+# test on a terminal): static, built with the host's gcc.
 mkdir -p "$BUILD/guest-bin"
-for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c; do
+for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c "$TOP"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
 	b=$BUILD/guest-bin/$(basename "$c" .c)
 	newer=1

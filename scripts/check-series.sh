@@ -199,6 +199,7 @@ for ((k = from; k <= to; k++)); do
 		cw RUN_NAME="$name" TESTS="$tests" "$S/qemu.sh" test >"$pdir/kselftests.txt" 2>&1 || true
 		slog=$CW/logs/serial-$name.log
 		cp "$slog" "$pdir/serial.log" 2>/dev/null || true
+		cp "$CW/logs/tap-$name.log" "$pdir/tap.log" 2>/dev/null || true
 		res=$CW/results/$name.tsv
 		if grep -q '<<< ksft-guest-done >>>' "$slog" 2>/dev/null &&
 		   ! grep -q $'^kernel\t' "$res" 2>/dev/null; then

@@ -35,11 +35,12 @@ while read -r t; do
 	fi
 	echo "$t" >>"$stage/etc/tests.list"
 done < <(test_list)
+[ -x "$BUILD/guest-bin/ptyrun" ] || missing+=("ptyrun (tests/guest/ptyrun.c)")
 # An image without its kselftests would boot and report them all as not
 # run: refuse it (nothing written).
 if [ ${#missing[@]} -gt 0 ]; then
 	rm -rf "$stage"
-	die "${#missing[@]} kselftest binaries are not built in $BUILD/kselftest: ${missing[*]}" "make build"
+	die "${#missing[@]} kselftest binaries are not built in $BUILD: ${missing[*]}" "make build"
 fi
 # stress-ng (Debian's, dynamically linked) with the libraries it needs.
 if command -v stress-ng >/dev/null 2>&1; then

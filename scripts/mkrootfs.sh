@@ -45,8 +45,9 @@ cp -r "$TOP/tests/guest/tests" "$opt/tests"
 cat >"$dir/sbin/zswap-stack-init" <<'EOF'
 #!/bin/bash
 # PID 1 of make vm ROOTFS=debian: mounts, swap on /dev/vda, zswap on, a
-# login shell on the serial console; zstack.run=CMD runs CMD instead and
-# powers off (CMD: commas become spaces).
+# login shell on the serial console; ksft.run=BASE64 runs the command it
+# encodes (base64: any command survives the kernel command line) instead
+# and powers off.
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
@@ -66,7 +67,7 @@ echo "zswap-stack: $(uname -r), $(nproc) cpu(s), swap: $(swapon --show=NAME --no
 echo "zswap-stack: test programs in /opt/zswap-stack (kselftest/, bin/, tests/)"
 run=
 for a in $(cat /proc/cmdline); do
-	case $a in zstack.run=*) run=$(echo "${a#*=}" | tr , ' ') ;; esac
+	case $a in ksft.run=*) run=$(echo "${a#*=}" | base64 -d) ;; esac
 done
 if [ -n "$run" ]; then
 	echo "zswap-stack: running: $run"

@@ -94,7 +94,7 @@ if [ -n "${ROOTFS:-}" ]; then
 		: >"$log"
 		rc=0
 		timeout -k 10 "${VM_TIMEOUT:-600}" "${args[@]}" -display none -monitor none \
-			-serial "file:$log" -append "$cmdline zstack.run=${VM_RUN// /,}" </dev/null || rc=$?
+			-serial "file:$log" -append "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)" </dev/null || rc=$?
 		# The command's output without the kernel's lines (all in $log),
 		# then how the guest ended; a guest that never ran it: the tail.
 		if grep -q '^zswap-stack: running:' "$log"; then
@@ -119,9 +119,12 @@ fi
 
 name=${RUN_NAME:-$TREE_TAG-$KCONFIG}
 log=$LOGS/serial-$name.log
+# The tests' TAP comes on the second serial port (ttyS1), the kernel's
+# console on the first.
+tap=$LOGS/tap-$name.log
 tmo=${VM_TIMEOUT:-2400}
 tests=${TESTS:+ksft.tests=$TESTS}
-say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${tmo}s); serial log: $log"
+say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${tmo}s); console: $log, TAP: $tap"
 case $mode in
 test) guest="ksft.mode=test $tests" ;;
 bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
@@ -129,12 +132,13 @@ bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;
 esac
 rm -f "$log.accel"
 : >"$log"	# never judge a previous run's log
+: >"$tap"
 t0=$(date +%s)
 rc=0
 # A guest whose serial log stays the same for VM_SILENCE seconds (600) is
 # hung (a boot stuck on a device, a deadlock): stop it then, not at the
 # hard timeout. qemu runs in the background for that, so pass a Ctrl-C on.
-timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" \
+timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" -serial "file:$tap" \
 	-append "$cmdline oops=panic $guest" </dev/null &
 qpid=$!
 trap 'kill "$qpid" 2>/dev/null' EXIT
@@ -142,7 +146,7 @@ trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM
 silence=${VM_SILENCE:-600} quiet=0 size=0 hung= noirq=
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 2
-	s=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	s=$(($(stat -c %s "$log" 2>/dev/null || echo 0) + $(stat -c %s "$tap" 2>/dev/null || echo 0)))
 	if [ "$s" != "$size" ]; then size=$s quiet=0; else quiet=$((quiet + 2)); fi
 	# A device without an interrupt never finishes its I/O: stop now.
 	if [ -z "$noirq" ] && grep -aqE "$NOIRQ_RE" "$log" 2>/dev/null; then
@@ -160,14 +164,14 @@ wait "$qpid" || rc=$?
 trap - EXIT INT TERM
 say "guest ran $(($(date +%s) - t0))s ($accel)"
 # How long each test took, by the guest's clock.
-times=$(tr -d '\r' <"$log" | sed -n 's/^<<< ksft-time \(.*\) >>>$/\1/p' | paste -sd, | sed 's/,/, /g')
+times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
 echo "$accel" >"$log.accel"
 [ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
-[ -z "$hung" ] || warn "the guest wrote nothing to its serial log for ${silence}s and was stopped as hung"
+[ -z "$hung" ] || warn "the guest wrote nothing to its serial logs for ${silence}s and was stopped as hung"
 [ -z "$noirq" ] || warn "a device got no interrupt (ACPI AML timeout or no GSI): the guest was stopped at once"
 export EXPECT_CPUS=${VM_CPUS:-2}
 if [ "$mode" = bench ]; then
 	exec "$TOP/scripts/results.sh" --kernel-only "$log"
 fi
-exec "$TOP/scripts/results.sh" "$log"
+exec "$TOP/scripts/results.sh" "$log" "$tap"

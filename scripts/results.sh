@@ -1,7 +1,11 @@
 #!/bin/bash
-# Judge a guest's serial log: kernel reports (panic, oops, BUG, WARN, KASAN,
-# lockdep, UBSAN, hung task) fail the run and are printed; the kselftest
-# TAP of each binary is parsed into results/<name>.tsv and a closing line
+# Judge a guest's run: kernel reports (panic, oops, BUG, WARN, KASAN,
+# lockdep, UBSAN, hung task) in its console log fail the run and are
+# printed; its TAP log (ttyS1, in kselftest runner.sh's format: a plan,
+# "# selftests: DIR: NAME", the binary's output prefixed "# ", and
+# "ok|not ok N selftests: DIR: NAME [# SKIP|# TIMEOUT|# exit=N]") is
+# parsed into results/<name>.tsv, each binary's results counted against
+# its own plan and the run's against the top plan, and a closing line
 # "N passed, N failed, N skipped". Tests listed in patches/$TREE/known-failures.txt
 # are reported as known failures, never as passes; a failure of a test in
 # patches/$TREE/known-flaky.txt likewise, while its passes count as passes. Exit 1
@@ -10,17 +14,20 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 kernel_only=0
 [ "${1:-}" = --kernel-only ] && { kernel_only=1; shift; }
-log=${1:?usage: results.sh [--kernel-only] SERIAL-LOG}
+log=${1:?usage: results.sh [--kernel-only] CONSOLE-LOG [TAP-LOG]}
 [ -f "$log" ] || die "no serial log $log"
+tap=${2:-}
+[ $kernel_only = 1 ] || [ -f "$tap" ] || die "no TAP log ${tap:-given} (the guest's ttyS1)" "usage: results.sh CONSOLE-LOG TAP-LOG"
 name=$(basename "$log" .log)
 name=${name#serial-}
 out=$WORK/results/$name.tsv
 mkdir -p "$WORK/results"
 bad=0
 
-clean=$(mktemp)
-trap 'rm -f "$clean"' EXIT
+clean=$(mktemp) tapc=$(mktemp)
+trap 'rm -f "$clean" "$tapc"' EXIT
 tr -d '\r' <"$log" >"$clean"
+[ -z "$tap" ] || tr -d '\r' <"$tap" >"$tapc"
 
 # Kernel reports, as printed on the console (after a printk timestamp).
 re='\] (Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|KASAN:|UBSAN:|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|kmemleak: [0-9]+ new suspected)'
@@ -40,7 +47,7 @@ if grep -qE "$NOIRQ_RE" "$clean"; then
 	bad=1
 	noirq=1
 fi
-if ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
+if [ $kernel_only = 1 ] && ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
 	echo "==> the guest did not finish its run (timeout, hang or crash); last lines:" >&2
 	tail -30 "$clean" | sed 's/^/    /' >&2
 	bad=1
@@ -82,9 +89,19 @@ function emit(res, test, note) {
 	printf "%s\t%s\t%s\t%s\n", bin, test, res, note
 	n[bin]++
 }
-/<<< ksft-begin / { bin = $3; n[bin] = 0; nres[bin] = 0; plan[bin] = -1; inb = 1; next }
-/<<< ksft-end / {
-	rc = $4; sub(/rc=/, "", rc); sub(/ >>>.*/, "", rc)
+# The run: its plan and one result line per binary.
+/^1\.\.[0-9]+[ \t]*$/ && !inb { top = substr($1, 4) + 0; next }
+/^# selftests: [^ ]+: [^ ]+$/ && !inb {
+	bin = $3 "/" $4; sub(/:\//, "/", bin)
+	n[bin] = 0; nres[bin] = 0; plan[bin] = -1; inb = 1; next
+}
+/^(not )?ok [0-9]+ selftests: / && inb {
+	ntop++
+	rc = 0
+	if ($0 ~ / # SKIP/) rc = 4
+	else if ($0 ~ / # TIMEOUT/) rc = 124
+	else if (match($0, / # exit=[0-9]+/)) rc = substr($0, RSTART + 8) + 0
+	else if ($1 == "not") rc = 1
 	if (n[bin] == 0) {
 		if (rc == 4) emit("skip", "(all)", "binary skipped: " reason)
 		else if (rc == 0) emit("fail", "(all)", "binary ran no test")
@@ -98,6 +115,8 @@ function emit(res, test, note) {
 	inb = 0; reason = ""; next
 }
 !inb { next }
+# Inside a binary: its own output, one "# " taken off.
+{ if (substr($0, 1, 2) == "# ") $0 = substr($0, 3); else if ($0 == "#") $0 = "" }
 /^1\.\.0 # SKIP/ { reason = $0; sub(/^1\.\.0 # SKIP */, "", reason); next }
 /^1\.\.[0-9]+[ \t]*$/ { if (plan[bin] < 0) plan[bin] = substr($1, 4) + 0; next }
 /^(not )?ok [0-9]+/ {
@@ -111,7 +130,17 @@ function emit(res, test, note) {
 	nres[bin]++
 	emit(res, line, "")
 }
-' "$clean" >"$out"
+END {
+	if (inb) emit("fail", "(end)", "no result line: the run stopped inside this binary")
+	if (top < 0) printf "guest\t(run)\tfail\tguest did not finish: no TAP plan on ttyS1\n"
+	else if (ntop < top) printf "guest\t(run)\tfail\tguest did not finish: %d of %d test binaries reported\n", ntop, top
+}
+' top=-1 "$tapc" >"$out"
+if grep -q $'^guest\t(run)\tfail' "$out"; then
+	echo "==> the guest did not finish its run (timeout, hang or crash); last console lines:" >&2
+	tail -30 "$clean" | sed 's/^/    /' >&2
+	bad=1
+fi
 # A kernel report or an unfinished run is a failure of its own.
 [ -z "${kreport:-}" ] || printf 'kernel\t(log)\tfail\tkernel report in the serial log\n' >>"$out"
 [ -z "${unfinished:-}" ] || printf 'guest\t(run)\tfail\tguest did not finish\n' >>"$out"

@@ -704,74 +704,89 @@ t_interrupted_build_resumes_on_rerun() {
 	fakebuild; expect_rc 0 && expect_out 'bytes bzImage'
 }
 
-# A serial log as the guest writes it; $1 is spliced in before the end.
+# A run as the guest writes it: the console log $T/serial-x.log (the
+# kernel's lines, $1 spliced in) and the TAP log $T/tap-x.log (runner.sh's
+# format; $2, when given, is a sed expression applied to it).
 mklog() {
-	cat <<-LOG
+	cat >"$T/serial-x.log" <<-LOG
 	[    1.000000] Run /init as init process
-	<<< ksft-begin cgroup/test_a >>>
-	TAP version 13
-	1..3
-	ok 1 test_one
-	not ok 2 test_two
-	ok 3 # SKIP test_three
-	<<< ksft-end cgroup/test_a rc=1 >>>
+	ksft: [1/1] cgroup/test_a rc=1 3s
 	$1
 	<<< ksft-guest-done >>>
 	LOG
+	cat <<-TAP | sed "${2:-}" >"$T/tap-x.log"
+	TAP version 13
+	1..1
+	# selftests: cgroup: test_a
+	# TAP version 13
+	# 1..3
+	# ok 1 test_one
+	# not ok 2 test_two
+	# ok 3 # SKIP test_three
+	not ok 1 selftests: cgroup: test_a # exit=1
+	TAP
 }
-results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log"; }
+# The same run with test_two passing.
+passing='s/^# not ok 2/# ok 2/; s/^not ok 1 \(.*\) # exit=1$/ok 1 \1/'
+results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log" "$T/tap-x.log"; }
 
 t_results_counts_pass_fail_skip() {
-	mklog '' >"$T/serial-x.log"
+	mklog ''
 	results; expect_rc 1 && expect_out '^1 passed, 1 failed, 1 skipped$'
 }
 
 # A binary that prints its plan and stops early (crash, exit) fails.
 t_results_checks_each_binarys_plan() {
-	cat >"$T/serial-x.log" <<-LOG
-	<<< ksft-begin cgroup/test_a >>>
-	TAP version 13
-	1..5
-	ok 1 test_one
-	ok 2 test_two
-	<<< ksft-end cgroup/test_a rc=0 >>>
-	<<< ksft-guest-done >>>
-	LOG
+	mklog ''
+	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: test_a' '# TAP version 13' '# 1..5' \
+		'# ok 1 test_one' '# ok 2 test_two' 'ok 1 selftests: cgroup: test_a' >"$T/tap-x.log"
 	results; expect_rc 1 && expect_out 'planned 5 tests, reported 2' && expect_out '^2 passed, 1 failed, 0 skipped$'
 }
 
+# A kernel message on the console can no longer split a result line: the
+# console and the TAP are separate files.
+t_results_come_from_the_tap_log_not_the_console() {
+	mklog '[   35.196734] [    119] ok 7 test_from_a_kernel_line' "$passing"
+	results; expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' || return 1
+	! expect_out 'test_from_a_kernel_line' 2>/dev/null || fail "a console line became a result" || return 1
+	# A run that stopped inside a binary (a crash, the timeout).
+	mklog '' "$passing"
+	printf '%s\n' 'TAP version 13' '1..2' '# selftests: cgroup: test_a' '# 1..1' '# ok 1 test_one' \
+		'ok 1 selftests: cgroup: test_a' '# selftests: cgroup: test_b' '# 1..3' '# ok 1 b_one' >"$T/tap-x.log"
+	results; expect_rc 1 && expect_out 'FAIL +cgroup/test_b:\(end\)' && expect_out '1 of 2 test binaries reported' &&
+		expect_out 'did not finish'
+}
+
 t_known_failure_is_reported_not_passed() {
-	mklog '' >"$T/serial-x.log"
+	mklog ''
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
 	KNOWN_FAILURES=$T/kf.txt results
 	expect_rc 0 && expect_out 'known failures: 1' && expect_out '^1 passed, 0 failed, 1 skipped$'
 }
 
 t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
-	mklog '' >"$T/serial-x.log"
+	mklog ''
 	printf 'cgroup/test_a:test_two\tsometimes OOMs\n' >"$T/fl.txt"
 	KNOWN_FLAKY=$T/fl.txt results
 	expect_rc 0 && expect_out 'known flaky: sometimes OOMs' && expect_out '^1 passed, 0 failed, 1 skipped$' || return 1
-	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' >"$T/serial-x.log"
+	mklog '' "$passing"
 	KNOWN_FLAKY=$T/fl.txt results
 	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && ! expect_out 'known failures that passed' 2>/dev/null
 }
 
 t_kernel_warning_fails_the_run() {
-	mklog '[   12.345678] WARNING: CPU: 1 PID: 42 at mm/zswap.c:100 zswap_store+0x1/0x2' |
-		sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' >"$T/serial-x.log"
+	mklog '[   12.345678] WARNING: CPU: 1 PID: 42 at mm/zswap.c:100 zswap_store+0x1/0x2' "$passing"
 	results; expect_rc 1 && expect_out 'kernel reports' && expect_out 'mm/zswap.c:100' &&
 		expect_out '^2 passed, 1 failed, 1 skipped$'
 }
 
 t_unfinished_guest_fails_the_run() {
-	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/; /ksft-guest-done/d' >"$T/serial-x.log"
+	mklog '' "$passing; /^ok 1 selftests/d"
 	results; expect_rc 1 && expect_out 'did not finish'
 }
 
 t_guest_missing_vcpus_fails_the_run() {
-	mklog '' | sed 's/^not ok 2/ok 2/; s/rc=1/rc=0/' |
-		sed '1a guest: 6.12.117, 1 cpu(s), 1000000 kB, zswap enabled=Y compressor=zstd' >"$T/serial-x.log"
+	mklog 'guest: 6.12.117, 1 cpu(s), 1000000 kB, zswap enabled=Y compressor=zstd' "$passing"
 	EXPECT_CPUS=2 results; expect_rc 1 && expect_out 'saw 1 of the 2 vCPUs' || return 1
 	EXPECT_CPUS=1 results; expect_rc 0
 }
@@ -785,15 +800,17 @@ mkfakeqemu() {
 	cat >"$T/bin/qemu-system-x86_64" <<-'FAKE'
 	#!/bin/bash
 	[ -z "${FAKE_ARGS:-}" ] || printf '%s\n' "$@" >>"$FAKE_ARGS"
-	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*) log=${a#file:} ;; esac; done
+	tap=/dev/null
+	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*tap-*) tap=${a#file:} ;; file:*) log=${a#file:} ;; esac; done
 	if [ "${FAKE_NOIRQ:-0}" = 1 ]; then
 		printf '%s\n' '[   40.66] ACPI Error: Aborting method \_SB.PCI0._PRT due to previous error (AE_AML_LOOP_TIMEOUT)' \
 			'[   40.75] virtio-pci 0000:00:02.0: PCI INT A: no GSI' >"$log"
 		exec sleep 600
 	fi
 	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
-	printf '%s\n' '<<< ksft-begin cgroup/t >>>' '1..1' 'ok 1 t_one' \
-		'<<< ksft-end cgroup/t rc=0 >>>' '<<< ksft-guest-done >>>' >"$log"
+	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s' '<<< ksft-guest-done >>>' >"$log"
+	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: t' '# 1..1' '# ok 1 t_one' \
+		'ok 1 selftests: cgroup: t' >"$tap"
 	FAKE
 	chmod +x "$T/bin/qemu-system-x86_64"
 	: >"$T/fakekvm"
@@ -831,9 +848,21 @@ t_initramfs_with_nothing_built_is_refused() {
 	[ -x /bin/busybox ] || { echo "SKIP: no /bin/busybox (make deps)"; return 0; }
 	mkdir -p "$T/ib"
 	run env WORK="$T/iw" BUILD="$T/ib" "$S/mkinitramfs.sh"
-	expect_rc 1 && expect_out 'kselftest binaries are not built in .*cgroup/test_zswap' &&
+	expect_rc 1 && expect_out 'kselftest binaries are not built in .*cgroup/test_zswap.*ptyrun' &&
 		expect_out 'next: make build' || return 1
 	[ ! -e "$T/ib/initramfs.cpio.gz" ] || fail "an initramfs without kselftests was written"
+}
+
+# VM_RUN reaches the Debian guest whole: commas, quotes and spaces.
+t_vm_run_survives_the_kernel_command_line() {
+	mkfakeqemu
+	mkdir -p "$T/wr/rootfs" && touch "$T/wr/rootfs/bookworm.img"
+	local cmd='echo "a,b  c" | tr , + ; ls /opt'
+	qemu_run ACCEL=tcg ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN="$cmd" FAKE_ARGS="$T/vmrun-args"
+	local enc
+	enc=$(sed -n 's/.* ksft\.run=\([^ ]*\).*/\1/p' "$T/vmrun-args")
+	[ -n "$enc" ] || fail "no ksft.run= on the command line" || return 1
+	[ "$(printf %s "$enc" | base64 -d)" = "$cmd" ] || fail "VM_RUN came out as '$(printf %s "$enc" | base64 -d)'"
 }
 
 t_hanging_kvm_falls_back_to_tcg() {
@@ -870,7 +899,7 @@ t_silent_guest_is_stopped_as_hung() {
 	mkfakeqemu
 	local t0=$(date +%s)
 	qemu_run ACCEL=tcg VM_TIMEOUT=60 VM_SILENCE=4 FAKE_HANG=1
-	expect_rc 1 && expect_out 'nothing to its serial log for 4s' && expect_out 'did not finish' || return 1
+	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not finish' || return 1
 	[ $(($(date +%s) - t0)) -lt 30 ] || fail "the silent guest was not stopped before the hard timeout"
 }
 
