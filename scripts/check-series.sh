@@ -73,8 +73,7 @@ fi
 tests=${CHECK_TESTS:-$(test_list | grep -v '^guest/' | paste -sd,)}
 
 mkdir -p "$CW/points"
-exec 8>"$CW/.walk-lock"
-flock -n 8 || die "another check-series is running ($CW)"
+lock "$CW/.walk-lock" "check-series in $CW"
 matrix=$CW/matrix.txt
 : >"$matrix"
 tsv=$CW/matrix.tsv

@@ -31,8 +31,7 @@ need_tree
 mkdir -p "$WORK/deb"
 # make deb takes its stages' lock only for deps/tree/series; two builds
 # would share work/deb/src/ and the build dir.
-exec 8>"$WORK/.deb.lock"
-flock -n 8 || die "another make deb is running in $WORK (lock: $WORK/.deb.lock)" "wait for it"
+lock "$WORK/.deb.lock" "make deb in $WORK"
 
 # -zswap-stack-8-1a2b3c4d: the patch count and a hash of the applied series.
 n=$(series_entries "$PATCHES/series" | wc -l)

@@ -20,8 +20,7 @@ if [ "$PINNED" = 0 ]; then
 fi
 
 stamp=$WORK/.tree-extracted
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$PIN_SHA256" ] &&
-   [ -f "$KERNEL_SRC/Makefile" ]; then
+if stamped "$stamp" "$PIN_SHA256" && [ -f "$KERNEL_SRC/Makefile" ]; then
 	say "pinned tree present: $KERNEL_SRC ($PIN_PKG $PIN_VERSION)"
 	exit 0
 fi

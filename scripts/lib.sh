@@ -99,6 +99,23 @@ need_tree() {
 		"point KERNEL_SRC at the top of a kernel source tree, or unset it for the pinned $TREE tree"
 }
 
+# lock FILE WHAT: hold FILE's lock (fd 9) until the script exits, or stop
+# because another WHAT holds it. The locks: $WORK/.lock (a pipeline),
+# $WORK/check-series/.walk-lock, $WORK/.deb.lock, $WORK/.outgoing.lock.
+lock() {
+	mkdir -p "$(dirname "$1")"
+	exec 9>"$1"
+	flock -n 9 || die "another $2 is running (lock: $1)" "wait for it, or use another WORK="
+}
+
+# Stamps (a file whose content says what was done, compared before
+# redoing it): $WORK/.tree-extracted (the tarball's sha256),
+# $BUILD/.config-inputs (the fragment list), outgoing-base.git/
+# zswap-stack-base (sha256 and base commit), .series/ in the tree (the
+# patches applied, with .in-progress during a quilt push or pop).
+# stamped FILE CONTENT: FILE holds exactly CONTENT.
+stamped() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+
 # mkwork: create $WORK, or say why it cannot be (read-only or another
 # user's checkout).
 mkwork() {

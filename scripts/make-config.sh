@@ -52,7 +52,7 @@ done
 # tree newer than the last merge.
 stamp=$BUILD/.config-inputs
 inputs=$(printf '%s\n' "${frags[@]}")
-if [ -f "$BUILD/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
+if [ -f "$BUILD/.config" ] && stamped "$stamp" "$inputs" &&
    [ -z "$(find "${frags[@]}" -newer "$stamp" 2>/dev/null)" ] &&
    [ -z "$(find "$KERNEL_SRC" -path "$KERNEL_SRC/.pc" -prune -o -name 'Kconfig*' \
 		-newer "$stamp" -print -quit)" ]; then

@@ -14,6 +14,7 @@ stage=$BUILD/initramfs.d
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,run,tests}
 cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"	# the init's interpreter
 cp "$TOP/tests/guest/init" "$stage/init"
 # Static glibc resolves "localhost" (test_memcg_sock) from /etc/hosts.
 printf '127.0.0.1 localhost\n::1 localhost\n' >"$stage/etc/hosts"

@@ -34,7 +34,7 @@ else
 	say "cached Debian root file system: $dir (ROOTFS_REBUILD=1 makes it again)"
 fi
 
-# The project's programs and an init that needs nothing but bash.
+# The project's programs (the init is copied below).
 opt=$dir/opt/zswap-stack
 rm -rf "$opt"
 mkdir -p "$opt/bin" "$opt/kselftest"
@@ -42,44 +42,9 @@ cp -r "$BUILD/kselftest/." "$opt/kselftest/" 2>/dev/null || true
 cp "$BUILD"/guest-bin/* "$opt/bin/" 2>/dev/null || true
 cp "$TOP/tests/guest/bench-run" "$TOP/tests/bench/workloads.list" "$opt/"
 cp -r "$TOP/tests/guest/tests" "$opt/tests"
-cat >"$dir/sbin/zswap-stack-init" <<'EOF'
-#!/bin/bash
-# PID 1 of make vm ROOTFS=debian: mounts, swap on /dev/vda, zswap on, a
-# login shell on the serial console; ksft.run=BASE64 runs the command it
-# encodes (base64: any command survives the kernel command line) instead
-# and powers off.
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mkdir -p /dev/pts /run /tmp
-mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
-mount -t cgroup2 cgroup2 /sys/fs/cgroup
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-mount -t debugfs debugfs /sys/kernel/debug
-mount -o remount,rw /
-hostname zswap-stack
-mkswap /dev/vda >/dev/null && swapon /dev/vda
-echo Y >/sys/module/zswap/parameters/enabled
-echo "zswap-stack: $(uname -r), $(nproc) cpu(s), swap: $(swapon --show=NAME --noheadings)," \
-	"zswap $(cat /sys/module/zswap/parameters/enabled)/$(cat /sys/module/zswap/parameters/compressor)"
-echo "zswap-stack: test programs in /opt/zswap-stack (kselftest/, bin/, tests/)"
-run=
-for a in $(cat /proc/cmdline); do
-	case $a in ksft.run=*) run=$(echo "${a#*=}" | base64 -d) ;; esac
-done
-if [ -n "$run" ]; then
-	echo "zswap-stack: running: $run"
-	bash -c "$run"
-	echo "zswap-stack: exit status $?"
-else
-	setsid -c bash -l </dev/ttyS0 >/dev/ttyS0 2>&1
-fi
-sync
-# minbase has no poweroff: reboot(2) with LINUX_REBOOT_CMD_POWER_OFF
-perl -e 'syscall(169, 0xfee1dead, 672274793, 0x4321fedc)'
-EOF
+# The same init as the initramfs' (tests/guest/init): on Debian it sets
+# up swap and zswap, then runs ksft.run's command or a login shell.
+cp "$TOP/tests/guest/init" "$dir/sbin/zswap-stack-init"
 chmod 755 "$dir/sbin/zswap-stack-init"
 
 say "writing $img from $dir"

@@ -63,8 +63,7 @@ export GIT_COMMITTER_NAME=${ident% <*} GIT_COMMITTER_EMAIL=${ident##*<}
 GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL%>}
 
 mkdir -p "$WORK"
-exec 8>"$WORK/.outgoing.lock"
-flock -n 8 || die "another outgoing.sh is running in $WORK" "wait for it"
+lock "$WORK/.outgoing.lock" "make outgoing in $WORK"
 
 # --- the groups and their cover letters --------------------------------
 series_load

@@ -22,8 +22,7 @@ stage() {
 }
 
 mkwork
-exec 9>"$WORK/.lock"
-flock -n 9 || die "another make is running in $WORK (lock: $WORK/.lock)" "wait for it, or use another WORK="
+lock "$WORK/.lock" "make in $WORK"
 : >"$WORK/stage-times"
 export COUNTS=$WORK/stage-counts
 : >"$COUNTS"

@@ -11,7 +11,8 @@
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name),
-# KERNEL_IMAGE (another bzImage, with this build's initramfs).
+# KERNEL_IMAGE (another bzImage, with this build's initramfs), QEMU_SHOW=1
+# (print QEMU's command line instead of booting).
 set -eu
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 timeout
@@ -61,10 +62,13 @@ if [ -n "${SWAP_BPS:-}" ]; then
 	say "swap disk throttled to $SWAP_BPS bytes/s"
 fi
 truncate -s 1G "$scratch"
-args=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
-      -nodefaults -no-reboot -kernel "$kernel" -initrd "$initrd"
-      -drive "file=$swap,if=virtio,format=raw,cache=unsafe$throttle"
-      -drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
+
+# QEMU's arguments, from parts: the machine, its disks, the boot medium
+# (the initramfs, or ROOTFS=debian's image as root), then per mode the
+# console (interactive, or the serial ports to log files).
+machine=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}" -nodefaults -no-reboot
+	-drive "file=$swap,if=virtio,format=raw,cache=unsafe$throttle"
+	-drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
 cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 # The debug kernel (KASAN inline) under TCG interprets ACPI's AML so
 # slowly that the PCI interrupt routing method (_PRT) runs past ACPICA's
@@ -73,103 +77,116 @@ cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 # from the firmware's PIRQ table instead; ACPI still finds the vCPUs
 # (MADT). The default kernel evaluates _PRT in well under a second.
 [ "$KCONFIG" != debug ] || cmdline="$cmdline pci=noacpi"
-
-# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc and
-# root, instead of the initramfs; VM_RUN='cmd' runs cmd there and powers
-# off (log in $LOGS/serial-rootfs.log), else an interactive console.
 if [ -n "${ROOTFS:-}" ]; then
-	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known"
+	# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc
+	# and root; VM_RUN='cmd' runs cmd there and powers off, else an
+	# interactive console.
+	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known" "ROOTFS=debian, or leave it unset"
 	img=$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
-	keep=()
-	for a in "${args[@]}"; do
-		[ "$a" = -initrd ] || [ "$a" = "$initrd" ] || keep+=("$a")
-	done
-	args=("${keep[@]}")
-	args+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
+	medium=(-kernel "$kernel" -drive "file=$img,if=virtio,format=raw,cache=unsafe")
 	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"
-	if [ -n "${VM_RUN:-}" ]; then
-		log=$LOGS/serial-rootfs.log
-		say "booting $kernel on $img ($accel), running: $VM_RUN"
-		: >"$log"
-		rc=0
-		timeout -k 10 "${VM_TIMEOUT:-600}" "${args[@]}" -display none -monitor none \
-			-serial "file:$log" -append "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)" </dev/null || rc=$?
-		# The command's output without the kernel's lines (all in $log),
-		# then how the guest ended; a guest that never ran it: the tail.
-		if grep -q '^zswap-stack: running:' "$log"; then
-			sed -n '/^zswap-stack: /,$p' "$log" | grep -av '^\[ *[0-9]*\.[0-9]*\] ' || true
-			tail -2 "$log"
-		else
-			tail -25 "$log"
-		fi
-		grep -q '^zswap-stack: exit status 0' "$log" ||
-			die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
-		exit 0
-	fi
-	say "booting $kernel on $img ($accel); quit with 'exit' or Ctrl-A X"
-	exec "${args[@]}" -nographic -serial mon:stdio -append "$cmdline"
+	if [ -n "${VM_RUN:-}" ]; then mode=run; else mode=shell; fi
+else
+	medium=(-kernel "$kernel" -initrd "$initrd")
 fi
+interactive=(-nographic -serial mon:stdio)
 
-if [ "$mode" = shell ]; then
-	say "booting $kernel ($accel); quit with 'reboot -f' or Ctrl-A X"
-	exec "${args[@]}" -nographic -serial mon:stdio \
-		-append "$cmdline ksft.mode=shell"
-fi
+# show CMD...: with QEMU_SHOW=1, print the command line (and the caller
+# exits instead of booting).
+show() {
+	[ "${QEMU_SHOW:-0}" = 1 ] || return 1
+	printf '%q ' "$@"
+	echo
+}
+
+# run_logged LOG TAP APPEND: the guest in the background, its console in
+# LOG and its second serial port in TAP, under the hard timeout
+# (VM_TIMEOUT, 2400 s) and the silence watchdog (VM_SILENCE, 600 s: no
+# output on either port means hung); a device that got no interrupt
+# stops it at once. Sets $rc, $hung, $noirq.
+run_logged() {
+	local log=$1 tap=$2 append=$3 tmo=${VM_TIMEOUT:-2400} silence=${VM_SILENCE:-600}
+	local cmd=(timeout -k 10 "$tmo" "${machine[@]}" "${medium[@]}" -display none -monitor none
+		-serial "file:$log" -serial "file:$tap" -append "$append")
+	if show "${cmd[@]}"; then exit 0; fi
+	rm -f "$log.accel"
+	: >"$log"	# never judge a previous run's log
+	: >"$tap"
+	t0=$(date +%s) rc=0 hung= noirq=
+	# qemu runs in the background for the watchdog: pass a Ctrl-C on.
+	"${cmd[@]}" </dev/null &
+	local qpid=$! quiet=0 size=0 s
+	trap 'kill "$qpid" 2>/dev/null' EXIT
+	trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 2
+		s=$(($(stat -c %s "$log" 2>/dev/null || echo 0) + $(stat -c %s "$tap" 2>/dev/null || echo 0)))
+		if [ "$s" != "$size" ]; then size=$s quiet=0; else quiet=$((quiet + 2)); fi
+		# A device without an interrupt never finishes its I/O: stop now.
+		if [ -z "$noirq" ] && grep -aqE "$NOIRQ_RE" "$log" 2>/dev/null; then
+			noirq=1
+			kill "$qpid" 2>/dev/null || true
+			break
+		fi
+		if [ "$quiet" -ge "$silence" ]; then
+			hung=1
+			kill "$qpid" 2>/dev/null || true
+			break
+		fi
+	done
+	wait "$qpid" || rc=$?
+	trap - EXIT INT TERM
+	say "guest ran $(($(date +%s) - t0))s ($accel)"
+	echo "$accel" >"$log.accel"
+	[ $rc != 124 ] || warn "the guest hit the ${tmo}s timeout and was killed"
+	[ -z "$hung" ] || warn "the guest wrote nothing to its serial logs for ${silence}s and was stopped as hung"
+	[ -z "$noirq" ] || warn "a device got no interrupt (ACPI AML timeout or no GSI): the guest was stopped at once"
+}
+
+case $mode in
+shell)
+	cmd=("${machine[@]}" "${medium[@]}" "${interactive[@]}")
+	if [ -n "${ROOTFS:-}" ]; then
+		cmd+=(-append "$cmdline")
+		show "${cmd[@]}" || say "booting $kernel on $img ($accel); quit with 'exit' or Ctrl-A X"
+	else
+		cmd+=(-append "$cmdline ksft.mode=shell")
+		show "${cmd[@]}" || say "booting $kernel ($accel); quit with 'reboot -f' or Ctrl-A X"
+	fi
+	[ "${QEMU_SHOW:-0}" = 1 ] || exec "${cmd[@]}"
+	exit 0 ;;
+run)
+	# The command's output without the kernel's lines (all in $log),
+	# then how the guest ended; a guest that never ran it: the tail.
+	log=$LOGS/serial-rootfs.log
+	[ "${QEMU_SHOW:-0}" = 1 ] || say "booting $kernel on $img ($accel), running: $VM_RUN"
+	run_logged "$log" "$LOGS/tap-rootfs.log" "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)"
+	if grep -q '^zswap-stack: running:' "$log"; then
+		sed -n '/^zswap-stack: /,$p' "$log" | grep -av '^\[ *[0-9]*\.[0-9]*\] ' || true
+		tail -2 "$log"
+	else
+		tail -25 "$log"
+	fi
+	grep -q '^zswap-stack: exit status 0' "$log" ||
+		die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
+	exit 0 ;;
+test) guest="ksft.mode=test${TESTS:+ ksft.tests=$TESTS}" ;;
+bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
+*) die "unknown mode '$mode' (test, bench or shell)" ;;
+esac
 
 name=${RUN_NAME:-$TREE_TAG-$KCONFIG}
 log=$LOGS/serial-$name.log
 # The tests' TAP comes on the second serial port (ttyS1), the kernel's
 # console on the first.
 tap=$LOGS/tap-$name.log
-tmo=${VM_TIMEOUT:-2400}
-tests=${TESTS:+ksft.tests=$TESTS}
-say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${tmo}s); console: $log, TAP: $tap"
-case $mode in
-test) guest="ksft.mode=test $tests" ;;
-bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
-*) die "unknown mode '$mode' (test, bench or shell)" ;;
-esac
-rm -f "$log.accel"
-: >"$log"	# never judge a previous run's log
-: >"$tap"
-t0=$(date +%s)
-rc=0
-# A guest whose serial log stays the same for VM_SILENCE seconds (600) is
-# hung (a boot stuck on a device, a deadlock): stop it then, not at the
-# hard timeout. qemu runs in the background for that, so pass a Ctrl-C on.
-timeout -k 10 "$tmo" "${args[@]}" -display none -monitor none -serial "file:$log" -serial "file:$tap" \
-	-append "$cmdline oops=panic $guest" </dev/null &
-qpid=$!
-trap 'kill "$qpid" 2>/dev/null' EXIT
-trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM
-silence=${VM_SILENCE:-600} quiet=0 size=0 hung= noirq=
-while kill -0 "$qpid" 2>/dev/null; do
-	sleep 2
-	s=$(($(stat -c %s "$log" 2>/dev/null || echo 0) + $(stat -c %s "$tap" 2>/dev/null || echo 0)))
-	if [ "$s" != "$size" ]; then size=$s quiet=0; else quiet=$((quiet + 2)); fi
-	# A device without an interrupt never finishes its I/O: stop now.
-	if [ -z "$noirq" ] && grep -aqE "$NOIRQ_RE" "$log" 2>/dev/null; then
-		noirq=1
-		kill "$qpid" 2>/dev/null || true
-		break
-	fi
-	if [ "$quiet" -ge "$silence" ]; then
-		hung=1
-		kill "$qpid" 2>/dev/null || true
-		break
-	fi
-done
-wait "$qpid" || rc=$?
-trap - EXIT INT TERM
-say "guest ran $(($(date +%s) - t0))s ($accel)"
+[ "${QEMU_SHOW:-0}" = 1 ] ||
+	say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${VM_TIMEOUT:-2400}s); console: $log, TAP: $tap"
+run_logged "$log" "$tap" "$cmdline oops=panic $guest"
 # How long each test took, by the guest's clock.
 times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
-echo "$accel" >"$log.accel"
-[ $rc = 124 ] && warn "the guest hit the ${tmo}s timeout and was killed"
-[ -z "$hung" ] || warn "the guest wrote nothing to its serial logs for ${silence}s and was stopped as hung"
-[ -z "$noirq" ] || warn "a device got no interrupt (ACPI AML timeout or no GSI): the guest was stopped at once"
 export EXPECT_CPUS=${VM_CPUS:-2}
 if [ "$mode" = bench ]; then
 	exec "$TOP/scripts/results.sh" --kernel-only "$log"

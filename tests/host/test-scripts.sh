@@ -865,6 +865,75 @@ t_vm_run_survives_the_kernel_command_line() {
 	[ "$(printf %s "$enc" | base64 -d)" = "$cmd" ] || fail "VM_RUN came out as '$(printf %s "$enc" | base64 -d)'"
 }
 
+# One launcher: QEMU_SHOW=1 prints the command line of each mode; the
+# Debian-rootfs run has the watchdog and the timeout of every run.
+t_one_launcher_for_every_mode() {
+	mkfakeqemu
+	mkdir -p "$T/wr/rootfs" && touch "$T/wr/rootfs/bookworm.img"
+	qemu_run ACCEL=tcg QEMU_SHOW=1
+	expect_rc 0 && expect_out '-initrd' && expect_out 'file:.*serial-pinned-default.log -serial file:.*tap-pinned-default.log' &&
+		expect_out 'ksft.mode=test' || return 1
+	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true
+	expect_rc 0 && expect_out 'root=/dev/vdc' && expect_out 'bookworm.img' && expect_out 'timeout -k 10 2400' || return 1
+	! expect_out '-initrd' 2>/dev/null || fail "the rootfs boot has an -initrd" || return 1
+	qemu_run ACCEL=tcg ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true FAKE_HANG=1 VM_SILENCE=4
+	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not run .true. to success'
+}
+
+t_second_make_in_the_same_work_dir_is_refused() {
+	mkdir -p "$T/lw"
+	flock "$T/lw/.lock" sleep 5 &
+	local holder=$!
+	sleep 1
+	run env WORK="$T/lw" "$S/pipeline.sh" series
+	kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
+	expect_rc 1 && expect_out "another make in $T/lw is running \(lock: $T/lw/.lock\)" &&
+		expect_out 'next: wait for it, or use another WORK='
+}
+
+# bench-report: the table's medians, ranges and deltas, from a CSV whose
+# numbers are known.
+t_bench_report_medians_and_deltas() {
+	mkdir -p "$T/br"
+	{ echo kernel,patches,run,workload,metric,value
+	  for r in 1 2 3; do
+		echo "base,0,$r,w1,status,ok"
+		echo "base,0,$r,w1,zswpin,$((r * 10))"
+		echo "series,3,$r,w1,zswpin,$((r * 5))"
+		echo "base,0,$r,w1,swap_ra,100"; echo "base,0,$r,w1,swap_ra_hit,$((70 + r))"
+		echo "series,3,$r,w1,swap_ra,10"; echo "series,3,$r,w1,swap_ra_hit,9"
+	  done; } >"$T/br/in.csv"
+	run "$S/bench-report.sh" "$T/br/in.csv" "$T/br" tcg 3 "a test"
+	expect_rc 0 && expect_out '^workload w1: a test' &&
+		expect_out 'zswpin +20 \[10\.\.30\] +10 \[5\.\.15\] +-50\.0%' &&
+		expect_out 'swap_ra +100 \[100\.\.100\] +10 \[10\.\.10\] +-90\.0%' &&
+		expect_out 'swap_ra_hit_pct +72 \[71\.\.73\] +90 \[90\.\.90\] +\+25\.0%'
+}
+
+# check-series and bench name a bad FROM/TO or point range before doing
+# anything.
+t_check_series_and_bench_refuse_bad_ranges() {
+	run env WORK="$T/csw" FROM=no-such-patch "$S/check-series.sh"
+	expect_rc 1 && expect_out "no patch in patches/series matches 'no-such-patch'" || return 1
+	run env WORK="$T/csw" FROM=5 TO=2 "$S/check-series.sh"
+	expect_rc 1 && expect_out 'FROM \(5\) comes after TO \(2\)' || return 1
+	run env WORK="$T/csw" BENCH_BASE=5 BENCH_UPTO=2 "$S/bench.sh"
+	expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \(5\) < BENCH_UPTO \(2\)' || return 1
+	[ ! -e "$T/csw/check-series" ] || fail "check-series made its work dir for a bad range"
+}
+
+# mkrootfs puts the one guest init (tests/guest/init) into the image.
+t_mkrootfs_image_has_the_one_init() {
+	command -v debugfs >/dev/null || { echo "SKIP: no debugfs (e2fsprogs)"; return 0; }
+	local d=$T/rr/rootfs/bookworm.d
+	mkdir -p "$d/sbin" "$d/opt" "$T/rb/kselftest" "$T/rb/guest-bin"
+	touch "$d/.complete"
+	run env WORK_ROOT="$T/rr" WORK="$T/rw2" BUILD="$T/rb" ROOTFS_SIZE=64M "$S/mkrootfs.sh"
+	expect_rc 0 && expect_out 'rootfs image ready' || return 1
+	debugfs -R 'cat /sbin/zswap-stack-init' "$T/rr/rootfs/bookworm.img" 2>/dev/null >"$T/init.out"
+	cmp -s "$T/init.out" "$TOP/tests/guest/init" || fail "the image's init is not tests/guest/init"
+}
+
 t_hanging_kvm_falls_back_to_tcg() {
 	mkfakeqemu
 	local t0=$(date +%s)
