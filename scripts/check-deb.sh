@@ -36,7 +36,7 @@ member() { dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$1" 2>/dev/null || true;
 cfg=$(member "./boot/config-$kver")
 while read -r line; do
 	grep -qxF "$line" <<<"$cfg" && ok "config has $line" || no "config lacks $line"
-done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config")
+done < <(fragment_for_tree "$TOP/kernel-config/zswap-memcg.config" | grep -E '^CONFIG_[A-Z0-9_]+=')
 
 # Functions the series adds at file scope outside tools/ and not static.
 syms=$(series_text |

@@ -86,14 +86,13 @@ else
 	CONFIG_DEBUG_INFO_BTF=n
 	EOF
 fi
-cat "$out/.config.base" "$TOP/kernel-config/zswap-memcg.config" "$out/.config.extra" >"$out/.config"
-BUILD=$out kmake olddefconfig >"$LOGS/deb-config.log" 2>&1 ||
-	die "olddefconfig failed (log: $LOGS/deb-config.log)"
-# Every option the project requires must survive olddefconfig.
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config" |
-	while read -r line; do grep -qxF "$line" "$out/.config" || echo "$line"; done)
-[ -z "$missing" ] || die "Debian's config with the project's options lost: $(echo $missing)" \
-	"check kernel-config/zswap-memcg.config against $src"
+# The project's options on Debian's config, merged and checked as make
+# config does (lib.sh merge_fragments: every option must survive).
+fragment_for_tree "$TOP/kernel-config/zswap-memcg.config" >"$out/.config.zswap-memcg"
+say "merging kernel-config/zswap-memcg.config into $(basename "$src" .xz)"
+merge_fragments "$out/.config-new.d" "$out/.config.base" "$out/.config.zswap-memcg" "$out/.config.extra"
+mv "$out/.config-new.d/.config" "$out/.config"
+rm -rf "$out/.config-new.d"
 
 say "building packages ($flavour, LOCALVERSION=$localversion) in $out; log: $LOGS/deb-$flavour.log"
 [ "$flavour" = guest ] || say "  Debian's full config: hours on a small machine (see README)"

@@ -18,10 +18,8 @@ need_tree
 
 mkdir -p "$BUILD" "$LOGS"
 
-# The project's fragments serve every tree. A line that only one tree's
-# Kconfig has says so at its end: "CONFIG_ZPOOL=y	# only 6.12" (or
-# "# only 6.12 7.2"). For TREE, such lines of other trees are left out and
-# the marks taken off, in a copy of the fragment under $BUILD/fragments/.
+# Each fragment as TREE reads it (lib.sh fragment_for_tree: lines marked
+# "# only OTHER-TREE" left out), copied under $BUILD/fragments/.
 fragdir=$BUILD/fragments
 mkdir -p "$fragdir"
 for i in "${!frags[@]}"; do
@@ -36,14 +34,7 @@ for i in "${!frags[@]}"; do
 			"write CONFIG_NAME=y|m|n|\"string\"|number, or \"# CONFIG_NAME is not set\""; }
 	case $f in "$KERNEL_SRC"/*) continue ;; esac	# the tree's own fragment
 	out=$fragdir/$i-$(basename "$f")
-	awk -v tree="$TREE" '
-		match($0, /[ \t]*#[ \t]*only[ \t]+[^#]*$/) {
-			n = split(substr($0, RSTART), w, /[ \t#]+/); keep = 0
-			for (j = 1; j <= n; j++) if (w[j] == tree) keep = 1
-			if (keep) print substr($0, 1, RSTART - 1)
-			next
-		}
-		{ print }' "$f" >"$out.new"
+	fragment_for_tree "$f" >"$out.new"
 	cmp -s "$out.new" "$out" && rm "$out.new" || mv "$out.new" "$out"
 	frags[$i]=$out
 done
@@ -61,32 +52,8 @@ if [ -f "$BUILD/.config" ] && stamped "$stamp" "$inputs" &&
 fi
 rm -f "$stamp"
 tmp=$BUILD/.config-new.d
-rm -rf "$tmp" && mkdir -p "$tmp"
-log=$LOGS/config-$TREE_TAG-$KCONFIG.log
 say "merging ${#frags[@]} config fragments into $BUILD/.config"
-# merge_config.sh runs make in the current directory: it must be the tree.
-(cd "$KERNEL_SRC" &&
- KCONFIG_CONFIG=$tmp/.config CC=gcc ARCH=x86_64 \
-	scripts/kconfig/merge_config.sh -n -O "$tmp" "${frags[@]}") >"$log" 2>&1 ||
-	{ tail -20 "$log" >&2; die "merge_config.sh failed (log: $log)"; }
-
-# merge_config.sh prints "Value requested for CONFIG_X not in final
-# .config" (7.x: with a "WARNING: " in front) for every option Kconfig
-# did not keep: a dropped dependency, a typo, or a symbol this tree lacks.
-dropped=$(sed -n 's/^\(WARNING: \)\{0,1\}Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\2/p' "$log")
-if [ -n "$dropped" ]; then
-	for c in $dropped; do
-		where=$(grep -nwe "$c" "${frags[@]}" | tail -1 | sed "s|^$fragdir/[0-9]*-||")
-		if grep -rqsE "^[[:space:]]*(menu)?config ${c#CONFIG_}\$" --include='Kconfig*' "$KERNEL_SRC"; then
-			why="requested, got \"$(grep -we "$c" "$tmp/.config" || echo 'not set')\": check its dependencies"
-		else
-			why="no such symbol in this tree's Kconfig: mark the line \"# only <tree>\" if another tree has it"
-		fi
-		printf '  %s (%s): %s\n' "$c" "$where" "$why" >&2
-	done
-	die "Kconfig of TREE=$TREE ($KERNEL_SRC) dropped $(echo "$dropped" | wc -w) requested option(s): $(echo $dropped)" \
-		"fix kernel-config/ (dependencies: make -C $KERNEL_SRC O=$tmp menuconfig, search with /)"
-fi
+merge_fragments "$tmp" allno "${frags[@]}"
 
 if cmp -s "$tmp/.config" "$BUILD/.config"; then
 	say "config unchanged"

@@ -988,8 +988,9 @@ mkfakedeb() {
 			"${p#*:}" "$k" >"$T/${p%%:*}/DEBIAN/control"
 	done
 	: >"$r/boot/vmlinuz-$k"
-	{ echo CONFIG_MODULES=y; grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config"; } |
-		grep -vxF "${1:-none}" >"$r/boot/config-$k"
+	# As Kconfig writes it: no "# only TREE" marks.
+	{ echo CONFIG_MODULES=y; grep -E '^CONFIG_[A-Z0-9_]+=' "$TOP/kernel-config/zswap-memcg.config" |
+		sed 's/[[:space:]]*#.*//'; } | grep -vxF "${1:-none}" >"$r/boot/config-$k"
 	printf 'ffffffff81000000 T _text\nffffffff81000010 T %s\n' "${2:-fake_series_fn}" >"$r/boot/System.map-$k"
 	: >"$r/lib/modules/$k/kernel/mm/x.ko.xz"
 	for f in Makefile Module.symvers include/config/auto.conf scripts/mod/modpost; do
@@ -999,7 +1000,7 @@ mkfakedeb() {
 	dpkg-deb --root-owner-group -b "$r" "$T/debs/linux-image-${k}_1_amd64.deb" >/dev/null
 	[ -n "${3:-}" ] || dpkg-deb --root-owner-group -b "$h" "$T/debs/linux-headers-${k}_1_amd64.deb" >/dev/null
 }
-check_deb() { run env PATCHES="$T/dp" "$S/check-deb.sh" "$T"/debs/linux-image-*.deb; }
+check_deb() { run env TREE=6.12 PATCHES="$T/dp" "$S/check-deb.sh" "$T"/debs/linux-image-*.deb; }
 
 t_check_deb_accepts_a_complete_package() {
 	command -v dpkg-deb >/dev/null || { echo "SKIP: no dpkg-deb"; return 0; }
