@@ -84,11 +84,11 @@ for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c "$TOP"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
 	b=$BUILD/guest-bin/$(basename "$c" .c)
 	newer=1
-	for d in "$c" "$(dirname "$c")"/*.h; do
+	for d in "$c" "$(dirname "$c")"/*.h "$TOP"/tests/lib/*.h; do
 		[ -e "$d" ] && [ ! "$b" -nt "$d" ] && newer=0
 	done
 	[ $newer = 1 ] && continue
-	gcc -O2 -Wall -Wextra -static -o "$b" "$c" ||
+	gcc -O2 -Wall -Wextra -static -I "$TOP/tests/lib" -o "$b" "$c" ||
 		die "building guest program $c failed"
 	say "guest program $(basename "$b"): built"
 done

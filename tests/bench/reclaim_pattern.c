@@ -29,23 +29,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "cgroup-bench.h"
-
-static long read_cg(const char *file)
-{
-	char path[4200];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", cgdir, file);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
+#include "zstack-util.h"
 
 static void fill(char *p, size_t psz, size_t idx, int pattern)
 {
@@ -118,13 +102,13 @@ int main(int argc, char **argv)
 		t = now();
 		for (tries = 0; tries < 10; tries++) {
 			reclaim(size);
-			if (read_cg("memory.swap.current") >= (long)size)
+			if (read_ll(cg_path("memory.swap.current")) >= (long)size)
 				break;
 		}
 		total += now() - t;
-		if (read_cg("memory.swap.current") < (long)size * 9 / 10)
-			fprintf(stderr, "round %d: only %ld bytes in swap\n", r,
-				read_cg("memory.swap.current"));
+		if (read_ll(cg_path("memory.swap.current")) < (long)size * 9 / 10)
+			fprintf(stderr, "round %d: only %lld bytes in swap\n", r,
+				read_ll(cg_path("memory.swap.current")));
 		for (i = 0; i < npages; i++) {
 			fill(want, psz, i, pattern);
 			if (memcmp(buf + i * psz, want, psz) && errors++ < 10)

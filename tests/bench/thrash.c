@@ -47,29 +47,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "zstack-util.h"
+
 #define MAX_REPORTED	10
 
 static uint64_t seed = 1;
 static size_t page_size;
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static inline uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
 
 static uint64_t page_seed(uint64_t idx, uint32_t gen)
 {
@@ -113,14 +96,6 @@ static int check_page(const uint64_t *p, uint64_t idx, uint32_t gen,
 			idx, gen, i, expect, p[i]);
 	(*nerr)++;
 	return 1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int parse_ul(const char *s, unsigned long max, unsigned long *out)

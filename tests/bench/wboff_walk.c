@@ -29,28 +29,10 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "cgroup-bench.h"
+#include "zstack-util.h"
 
 /* A "key value" line of the memcg's memory.stat, or -1 */
-static long memstat(const char *key)
-{
-	char path[4200], k[64];
-	long v, ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/memory.stat", cgdir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", k, &v) == 2) {
-		if (!strcmp(k, key)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
+#define memstat_key(key) ((long)read_keyed(cg_path("memory.stat"), (key)))
 
 /* Pseudo-random first half, zero second half: about 2:1 for zstd */
 static void fill(char *p, size_t psz, size_t idx, size_t every)
@@ -122,14 +104,14 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < npages; i++)
 		fill(buf + i * psz, psz, i, every);
-	zero0 = memstat("swpout_zero");
+	zero0 = memstat_key("swpout_zero");
 	t1 = now();
 	for (r = 0; r < rounds; r++)
 		reclaim(size);
 	t2 = now();
-	stored = memstat("zswapped");
-	zero = memstat("swpout_zero");
-	swapcached = memstat("swapcached");
+	stored = memstat_key("zswapped");
+	zero = memstat_key("swpout_zero");
+	swapcached = memstat_key("swapcached");
 	if (zero0 < 0 || stored < 0 || zero < 0 || swapcached < 0) {
 		fprintf(stderr, "cannot read memory.stat\n");
 		return 2;

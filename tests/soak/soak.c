@@ -55,6 +55,8 @@
 #include <sys/vfs.h>
 #include <sys/wait.h>
 
+#include "zstack-util.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT		21
 #endif
@@ -154,97 +156,11 @@ static void tap(int res, const char *name, const char *skip_reason)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);	/* a signal may cut it short: fine */
-}
-
-/* Returns 0 or -errno. */
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-/* Reads a file's first line without its newline; returns 0 or -errno. */
-static int read_str(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static long long read_ll(const char *path)
-{
-	char buf[64];
-
-	if (read_str(path, buf, sizeof(buf)))
-		return -1;
-	return strtoll(buf, NULL, 0);
-}
-
-/* Value of "key N" in a file of such lines (memory.events, vmstat). */
-static long long read_keyed(const char *path, const char *key)
-{
-	char line[256], k[128];
-	long long v, ret = -1;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %lld", k, &v) == 2 && !strcmp(k, key)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static inline uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
 }
 
 static inline void add64(uint64_t *p, uint64_t v)
