@@ -29,21 +29,10 @@ point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
 # Bring the kernel of point K up to date (tree, first K patches, config,
 # build, initramfs) with the normal pipeline.
 prepare() {
-	local k=$1 w pd i
+	local k=$1 w
 	w=$(point_work "$k")
-	pd=$PATCHES
-	if [ "$k" != "$total" ]; then
-		pd=$w/patches
-		rm -rf "$pd" && mkdir -p "$pd"
-		: >"$pd/series"
-		for ((i = 0; i < k; i++)); do
-			mkdir -p "$(dirname "$pd/${all[$i]}")"
-			cp "$PATCHES/${all[$i]}" "$pd/${all[$i]}"
-			echo "${all[$i]}" >>"$pd/series"
-		done
-	fi
 	say "bench: preparing the kernel with $k of $total patches (WORK=$w)"
-	env -u COUNTS WORK="$w" PATCHES="$pd" \
+	env -u COUNTS WORK="$w" SERIES_UPTO="$k" \
 		"$S/pipeline.sh" tree series config build initramfs
 }
 prepare "$base"

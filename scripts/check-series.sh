@@ -88,16 +88,7 @@ tree=$CW/$PIN_TOPDIR
 
 # prepare K: the tree and build at point K (K patches), quietly logged.
 prepare() {
-	local k=$1 pd=$CW/patches-$1 i
-	rm -rf "$pd"
-	mkdir -p "$pd"
-	: >"$pd/series"
-	for ((i = 0; i < k; i++)); do
-		mkdir -p "$pd/$(dirname "${all[$i]}")"
-		cp "$PATCHES/${all[$i]}" "$pd/${all[$i]}"
-		echo "${all[$i]}" >>"$pd/series"
-	done
-	cw PATCHES="$pd" "$S/pipeline.sh" tree series config build initramfs
+	cw SERIES_UPTO="$1" "$S/pipeline.sh" tree series config build initramfs
 }
 
 # Kernel .c files a patch touches (tools/ excluded: not kbuild objects).

@@ -245,7 +245,8 @@ series_entries() {
 # series_load [FILE]: the series (default $PATCHES/series) into SERIES[],
 # checked once for every script: each entry's file exists and is listed
 # once; every *.patch file beside it is listed, or disabled by a comment
-# ("# grp/0003-x.patch", as quilt users do).
+# ("# grp/0003-x.patch", as quilt users do). SERIES_UPTO=K keeps the
+# first K (check-series and bench build the points of the series so).
 series_load() {
 	local series=${1:-$PATCHES/series} dir p unlisted
 	local -A seen=()
@@ -266,6 +267,13 @@ series_load() {
 	[ -z "$unlisted" ] ||
 		die "patch files not listed in patches/series: $(echo $unlisted)" \
 			"list them in patches/series, disable them with a '# name' line, or delete them"
+	case ${SERIES_UPTO:-} in
+	'') ;;
+	*[!0-9]*) die "SERIES_UPTO=$SERIES_UPTO: expected a number of patches" ;;
+	*) [ "$SERIES_UPTO" -le ${#SERIES[@]} ] ||
+		die "SERIES_UPTO=$SERIES_UPTO: the series has ${#SERIES[@]} patches"
+	   SERIES=("${SERIES[@]:0:$SERIES_UPTO}") ;;
+	esac
 }
 
 # The text of every patch the series in $PATCHES applies, in order.

@@ -138,6 +138,12 @@ t_series_comments_crlf_duplicates_and_cut_hunks() {
 	printf '0001-a.patch\r\n0002-b.patch\r\n' >"$T/p/series"
 	apply; expect_rc 0 || return 1
 	grep -q b_line_7_y "$T/tree/mm/b.c" || fail "0002 not applied from a CRLF series" || return 1
+	# The first K of the series only (check-series and bench points).
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" SERIES_UPTO=1 "$S/apply-series.sh"
+	expect_rc 0 && [ "$(cat "$T/tree/.pc/applied-patches")" = 0001-a.patch ] || fail "SERIES_UPTO=1 did not stop at 0001" || return 1
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" SERIES_UPTO=3 "$S/apply-series.sh"
+	expect_rc 1 && expect_out 'SERIES_UPTO=3: the series has 2 patches' || return 1
+	apply; expect_rc 0 || return 1
 	# A duplicate line.
 	printf '0001-a.patch\n0002-b.patch\n0001-a.patch\n' >"$T/p/series"
 	apply; expect_rc 1 && expect_out "lists '0001-a.patch' twice" || return 1
@@ -411,6 +417,9 @@ Maintainer: x <x@example.org>
 Description: fake
 ' "$pkg" "$v" >"$d/deb/DEBIAN/control"
 	echo "all:" >"$d/$pkg/Makefile"; echo "/* $v */" >"$d/$pkg/mm/a.c"
+	# FAKE_SRC_<version with dots as _>: the mm/a.c of that version.
+	src=$(printenv "FAKE_SRC_$(echo "$v" | tr -c 'A-Za-z0-9\n' _)" || true)
+	[ -z "$src" ] || cp "$src" "$d/$pkg/mm/a.c"
 	tar -C "$d" -cJf "$d/deb/usr/src/$pkg.tar.xz" "$pkg"
 	dpkg-deb --build "$d/deb" "${pkg}_${v}_all.deb" >/dev/null
 	EOF
@@ -441,6 +450,26 @@ t_pin_gone_from_the_archive_then_repin() {
 	# The next make tree takes the new pin as it is.
 	run "${e[@]}" "$S/fetch-tree.sh"
 	expect_rc 0 && expect_out 'pinned tree present'
+}
+
+# check-apply-others: each other Debian build fetched, only the touched
+# files extracted, a table per version and a patch x version table.
+t_check_apply_others_table_per_version() {
+	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 0; }
+	fakeapt
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	sed 's/a_line_5;/a_line_5_moved;/' "$T/tree/mm/a.c" >"$T/a-moved.c"
+	printf '6.12.120-1 bookworm\n6.12.121-1 trixie\n' >"$T/offer"
+	run env PATH="$T/fakebin:$PATH" FAKE_OFFER="$T/offer" DEBIAN_MIRROR=http://mirror.invalid/debian \
+		DEBIAN_SECURITY_MIRROR=http://mirror.invalid/debian-security \
+		FAKE_SRC_6_12_120_1="$T/tree/mm/a.c" FAKE_SRC_6_12_121_1="$T/a-moved.c" \
+		TREE=6.12 WORK_ROOT="$T/ow" PATCHES="$T/p" "$S/check-apply-others.sh" 6.12.120-1 6.12.121-1
+	expect_rc 1 && expect_out 'linux-source-6.12 6.12.120-1 \(only the files the series touches\)' &&
+		expect_out '^patch +6\.12\.120-1 +6\.12\.121-1' && expect_out '^0001-a.patch +clean +FAILS' || return 1
+	[ -f "$T/ow/6.12/other-trees/6.12.120-1/linux-source-6.12/mm/a.c" ] &&
+		[ ! -e "$T/ow/6.12/other-trees/6.12.120-1/linux-source-6.12/mm/b.c" ] || fail "not only the touched files were extracted"
 }
 
 t_dropped_config_option_is_an_error() {
