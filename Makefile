@@ -126,6 +126,7 @@ help:
 #h     TESTS=a,b          run only these tests (e.g. cgroup/test_zswap)
 #h     APPEND='...'       extra kernel parameters (e.g. ksft.swap_ssd=1)
 #h     KERNEL_IMAGE=FILE  boot another bzImage with this build's initramfs
+#h     QEMU_SHOW=1        print QEMU's command line instead of booting
 #h     ROOTFS=debian      make vm on a Debian root file system (ROOTFS_REBUILD=1 remakes it)
 #h     VM_RUN='cmd'       make vm: run cmd in the guest and power off
 #h     SOAK_ARGS=-d,600,-m,24  make soak: the soak's arguments
