@@ -11,11 +11,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need quilt
 
-SNAP=.series
 series_load
 need_tree
 
-q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
 # What quilt is doing, for the message after an interruption: "push" or
 # "pop" while it runs, removed when it returns.
 OP=$KERNEL_SRC/$SNAP/.in-progress

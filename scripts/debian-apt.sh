@@ -79,6 +79,11 @@ on_offer() {
 		awk -F' *[|] *' '{ split($3, u, " "); s = u[2]; sub(/\/.*/, "", s); print $2, s }'
 }
 
+# offer_list PKG: what on_offer says, on one line: "V1 (suite), V2 (suite)".
+offer_list() {
+	on_offer "$1" | awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }'
+}
+
 # apt_private_fetch PKG VERSION SUITE...: the package's .deb in $DEBS,
 # downloaded once; its path in $deb.
 apt_private_fetch() {
@@ -92,7 +97,7 @@ apt_private_fetch() {
 		APT_FORCE_UPDATE=1 apt_private_update "$@"
 		offered "$pkg" "$v" || {
 			local offer
-			offer=$(on_offer "$pkg" | awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }')
+			offer=$(offer_list "$pkg")
 			[ "$pkg $v" = "$PIN_PKG $PIN_VERSION" ] ||
 				die "$pkg $v is not offered by $* (mirror $(debian_mirror main)); on offer: ${offer:-none}" \
 					"pick one of those"

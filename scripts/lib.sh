@@ -223,6 +223,12 @@ merge_fragments() {
 			"fix kernel-config/ (dependencies: make -C $KERNEL_SRC O=$dir menuconfig, search with /)"
 }
 
+# q QUILT-ARGS...: quilt in $KERNEL_SRC on the series snapshot $SNAP
+# (apply-series.sh keeps it; refresh-patch.sh writes into it), with no
+# user quiltrc.
+SNAP=.series
+q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
+
 # checkpatch_strict TREE MAIL: TREE's scripts/checkpatch.pl --strict -q on
 # MAIL (lint, check-series and outgoing all ask this one question). Prints
 # what it found; true only when it found nothing: a CHECK fails too,

@@ -15,8 +15,6 @@ series_load
 printf '%s\n' "${SERIES[@]}" | grep -qxF "$P" ||
 	die "P=$P is not in $PATCHES/series" "grep -v '^#' $PATCHES/series"
 
-SNAP=.series
-q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
 top=$(q top 2>/dev/null || true)
 [ "$top" = "$P" ] ||
 	die "the topmost applied patch of $KERNEL_SRC is '${top:-none}', not $P" \

@@ -19,7 +19,7 @@ mapfile -t suites < <(tree_suites)
 apt_private_update "${suites[@]}"
 suite=$(on_offer "$PIN_PKG" | awk -v v="$v" '$1 == v { print $2; exit }')
 [ -n "$suite" ] ||
-	die "$PIN_PKG $v is not offered by ${suites[*]}; on offer: $(on_offer "$PIN_PKG" | awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }')" \
+	die "$PIN_PKG $v is not offered by ${suites[*]}; on offer: $(offer_list "$PIN_PKG")" \
 		"make repin TREE=$TREE VERSION=<one of them>"
 apt_private_fetch "$PIN_PKG" "$v" "${suites[@]}"
 tarball=$WORK_ROOT/tarballs/${PIN_PKG}_${v//:/%3a}.tar.xz
