@@ -86,6 +86,24 @@ cw() { env -u COUNTS WORK="$CW" "$@"; }
 build_dir() { cw bash -c '. "$1/lib.sh"; echo "$BUILD"' _ "$S"; }
 tree=$CW/$PIN_TOPDIR
 
+# guest_run NAME OUT VAR=VALUE...: a kselftest boot (qemu.sh test with the
+# settings given). A guest whose first test binary never printed its plan
+# (it died or hung while booting) gave no verdict on the kernel: its
+# console's tail is shown and it is booted once more; the first attempt
+# stays in OUT.try1 and OUT.try1.serial.
+guest_run() {
+	local name=$1 out=$2 slog=$CW/logs/serial-$1.log
+	shift 2
+	cw RUN_NAME="$name" "$@" "$S/qemu.sh" test >"$out" 2>&1 || true
+	grep -aq '^# 1\.\.[0-9]' "$CW/logs/tap-$name.log" 2>/dev/null && return 0
+	warn "guest $name ran no test (its console's tail below): booting it once more"
+	tail -20 "$slog" 2>/dev/null | sed 's/^/    | /' >&2
+	mv "$out" "$out.try1"
+	cp "$slog" "$out.try1.serial" 2>/dev/null || true
+	rm -f "$CW/results/$name.tsv"
+	cw RUN_NAME="$name" "$@" "$S/qemu.sh" test >"$out" 2>&1 || true
+}
+
 # prepare K: the tree and build at point K (K patches), quietly logged.
 prepare() {
 	cw SERIES_UPTO="$1" "$S/pipeline.sh" tree series config build initramfs
@@ -186,7 +204,7 @@ for ((k = from; k <= to; k++)); do
 
 	if [ "$build" = ok ]; then
 		name=check-series-$(printf %02d "$k")
-		cw RUN_NAME="$name" TESTS="$tests" "$S/qemu.sh" test >"$pdir/kselftests.txt" 2>&1 || true
+		guest_run "$name" "$pdir/kselftests.txt" TESTS="$tests"
 		slog=$CW/logs/serial-$name.log
 		cp "$slog" "$pdir/serial.log" 2>/dev/null || true
 		cp "$CW/logs/tap-$name.log" "$pdir/tap.log" 2>/dev/null || true
@@ -271,9 +289,9 @@ for ((k = from; k <= to; k++)); do
 		# One boot per test binary and kernel serves all its tests.
 		name=check-series-$(printf %02d "$k")-before-$(printf %02d $((f - 1)))-${key%%:*}
 		name=${name//\//-}
+		bfx=$pdir/before-fix-$((f - 1)).txt
 		[ -f "$CW/results/$name.tsv" ] ||
-			cw RUN_NAME="$name" TESTS="${key%%:*}" KERNEL_IMAGE="$bk" "$S/qemu.sh" test \
-				>"$pdir/before-fix-$((f - 1)).txt" 2>&1 || true
+			guest_run "$name" "$bfx" TESTS="${key%%:*}" KERNEL_IMAGE="$bk"
 		bres=$(awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t { print $3 }' \
 			"$CW/results/$name.tsv" 2>/dev/null)
 		if [ "$bres" = fail ]; then
@@ -283,6 +301,7 @@ for ((k = from; k <= to; k++)); do
 			proven[$key]=1
 		else
 			bst=-
+			tail -12 "$bfx" | sed 's/^/    /' >&2
 			bnotes+=("${bres:-no result} on the kernel before its fix (point $((f - 1))): does not show the old behaviour; see $pdir/before-fix-$((f - 1)).txt")
 			check FAIL
 			failed_points+=("$k<")
