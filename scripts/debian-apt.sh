@@ -9,13 +9,19 @@
 # indextargets); DEBIAN_MIRROR= and DEBIAN_SECURITY_MIRROR= override it.
 # Packages are checked against debian-archive-keyring, as apt always does.
 
-APT_DIR=$WORK_ROOT/apt/$TREE
 DEBS=$WORK_ROOT/debs
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-apt_opts=(-q -o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache" -o Dir::State::status=/dev/null
-	-o Acquire::Languages=none)
-[ "$(id -u)" != 0 ] || apt_opts+=(-o APT::Sandbox::User=root)	# _apt cannot write here
+
+# apt_dir DIR: private lists, cache and sources.list in DIR ($APT_DIR,
+# $apt_opts).
+apt_dir() {
+	APT_DIR=$1
+	apt_opts=(-q -o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache" -o Dir::State::status=/dev/null
+		-o Acquire::Languages=none)
+	[ "$(id -u)" != 0 ] || apt_opts+=(-o APT::Sandbox::User=root)	# _apt cannot write here
+}
+apt_dir "$WORK_ROOT/apt/$TREE"
 
 # The suites of the private lists: the pinned tree's and the others the
 # tree's check-apply looks at, one a line.
@@ -42,8 +48,9 @@ debian_mirror() {
 
 # apt_private_update SUITE...: the private sources list for SUITEs;
 # apt-get update when it is new or changed, or with APT_FORCE_UPDATE=1.
+# APT_KIND=deb-src lists source packages instead.
 apt_private_update() {
-	local s want main sec=
+	local s want main sec='' kind=${APT_KIND:-deb}
 	[ -f "$KEYRING" ] || die "no $KEYRING" "apt-get install debian-archive-keyring"
 	need apt-get dpkg-deb
 	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
@@ -51,8 +58,8 @@ apt_private_update() {
 	case " $* " in *-security\ *) sec=$(debian_mirror security) ;; esac
 	want=$(for s in "$@"; do
 		case $s in
-		*-security) printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$sec" "$s" ;;
-		*) printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$main" "$s" ;;
+		*-security) printf '%s [signed-by=%s] %s %s main\n' "$kind" "$KEYRING" "$sec" "$s" ;;
+		*) printf '%s [signed-by=%s] %s %s main\n' "$kind" "$KEYRING" "$main" "$s" ;;
 		esac
 	done)
 	if [ "${APT_FORCE_UPDATE:-0}" = 1 ] || [ ! -f "$APT_DIR/sources.list" ] ||
@@ -122,4 +129,23 @@ tarball_from_deb() {
 	dpkg-deb --fsys-tarfile "$1" | tar -xOf - "./usr/src/$2.tar.xz" >"$3.tmp" ||
 		{ rm -f "$3.tmp" "$1"; die "$1 holds no usr/src/$2.tar.xz (removed it)" "make tree (downloads it again)"; }
 	mv "$3.tmp" "$3"
+}
+
+# apt_private_source PKG SUITE DIR: the Debian source package PKG of SUITE
+# (.dsc and tarballs, checked against the signed Sources index) into DIR,
+# once; its .dsc's path in $dsc.
+apt_private_source() {
+	local pkg=$1 suite=$2 dir=$3
+	dsc=$(ls "$dir/${pkg}"_*.dsc 2>/dev/null | head -1)
+	[ -z "$dsc" ] || return 0
+	apt_dir "$WORK_ROOT/apt/src-$suite"
+	APT_KIND=deb-src apt_private_update "$suite"
+	say "downloading the source package $pkg ($suite)"
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >"$APT_DIR/source.log" 2>&1) || {
+		sed 's/^/    /' "$APT_DIR/source.log" >&2
+		die "apt-get source $pkg ($suite) failed" "retry (a network error?), or check the mirror"
+	}
+	dsc=$(ls "$dir/${pkg}"_*.dsc 2>/dev/null | head -1)
+	[ -n "$dsc" ] || die "apt-get source left no ${pkg}_*.dsc in $dir" "ls $dir"
 }

@@ -16,6 +16,11 @@ mirror=${ROOTFS_MIRROR:-$(debian_mirror main)}
 dir=$WORK_ROOT/rootfs/$suite.d
 img=$WORK_ROOT/rootfs/$suite.img
 need mke2fs
+mkdir -p "$LOGS"
+
+# What the guests need besides minbase: the tests' tools, and a compiler
+# for make bench's build workload.
+packages="procps stress-ng kmod util-linux gcc make libc6-dev"
 
 if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then
 	need debootstrap
@@ -23,7 +28,7 @@ if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then
 	say "debootstrap $suite from $mirror into $dir (a few minutes, once)"
 	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$(dirname "$dir")"
-	debootstrap --variant=minbase --include=procps,stress-ng,kmod,util-linux \
+	debootstrap --variant=minbase --include="$(echo $packages | tr ' ' ,)" \
 		"$suite" "$dir.tmp" "$mirror" >"$LOGS/debootstrap.log" 2>&1 ||
 		{ tail -20 "$LOGS/debootstrap.log" >&2
 		  die "debootstrap failed (log: $LOGS/debootstrap.log)" "check the mirror, then: make vm ROOTFS=debian ROOTFS_REBUILD=1"; }
@@ -33,6 +38,20 @@ if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then
 else
 	say "cached Debian root file system: $dir (ROOTFS_REBUILD=1 makes it again)"
 fi
+# A cached tree from before a package joined the list gets it with the
+# tree's own apt.
+missing=$(for p in $packages; do
+	chroot "$dir" dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"
+done)
+if [ -n "$missing" ]; then
+	say "installing into $dir: $(echo $missing)"
+	{ chroot "$dir" apt-get -q update && chroot "$dir" env DEBIAN_FRONTEND=noninteractive \
+		apt-get -q install -y --no-install-recommends $missing; } >"$LOGS/rootfs-apt.log" 2>&1 ||
+		{ tail -20 "$LOGS/rootfs-apt.log" >&2
+		  die "apt-get install $(echo $missing) in $dir failed (log: $LOGS/rootfs-apt.log)" \
+			"make vm ROOTFS=debian ROOTFS_REBUILD=1"; }
+	rm -rf "$dir"/var/cache/apt/archives/*.deb
+fi
 
 # The project's programs (the init is copied below).
 opt=$dir/opt/zswap-stack
@@ -41,6 +60,11 @@ mkdir -p "$opt/bin" "$opt/kselftest"
 cp -r "$BUILD/kselftest/." "$opt/kselftest/" 2>/dev/null || true
 cp "$BUILD"/guest-bin/* "$opt/bin/" 2>/dev/null || true
 cp "$TOP/tests/guest/bench-run" "$TOP/tests/bench/workloads.list" "$opt/"
+# make bench's Debian workloads (bench-run in bench mode reads
+# /etc/bench.list) and the build workload's sources.
+install -m 755 "$TOP/tests/guest/bench-run" "$TOP/tests/guest/build-workload" "$dir/usr/local/bin/"
+cp "$TOP/tests/bench/debian.list" "$dir/etc/bench.list"
+"$TOP/scripts/bench-src.sh" "$dir"
 cp -r "$TOP/tests/guest/tests" "$opt/tests"
 # The same init as the initramfs' (tests/guest/init): on Debian it sets
 # up swap and zswap, then runs ksft.run's command or a login shell.

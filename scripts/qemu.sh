@@ -79,14 +79,14 @@ cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 [ "$KCONFIG" != debug ] || cmdline="$cmdline pci=noacpi"
 if [ -n "${ROOTFS:-}" ]; then
 	# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc
-	# and root; VM_RUN='cmd' runs cmd there and powers off, else an
-	# interactive console.
+	# and root; VM_RUN='cmd' runs cmd there and powers off, "bench" runs
+	# its workloads (tests/bench/debian.list), else an interactive console.
 	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known" "ROOTFS=debian, or leave it unset"
 	img=$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
 	medium=(-kernel "$kernel" -drive "file=$img,if=virtio,format=raw,cache=unsafe")
 	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"
-	if [ -n "${VM_RUN:-}" ]; then mode=run; else mode=shell; fi
+	if [ -n "${VM_RUN:-}" ]; then mode=run; elif [ "$mode" != bench ]; then mode=shell; fi
 else
 	medium=(-kernel "$kernel" -initrd "$initrd")
 fi
