@@ -38,10 +38,20 @@ for w in $(cut -d, -f2 "$stats" | sort -u); do
 		echo "workload $w: $desc"
 		echo "runs: $runs per kernel, alternating; accel: $accel$([ "$accel" = tcg ] && echo ' (software emulation: times are noisy, counters carry the claims)')"
 		echo
-		printf '  %-26s %30s %30s %9s\n' metric "base median [min..max]" "series median [min..max]" "delta"
-		gawk -F, -v w="$w" '$2 == w { k = $3; o[k] = $4; mn[$1, k] = $5; md[$1, k] = $6; mx[$1, k] = $7 }
+		echo "noise: '*' when each side's median lies outside the other side's [min..max] (the"
+		echo "difference is beyond the spread of both), '~' when it does not (within noise),"
+		echo "'?' with fewer than 3 runs a side (no spread to judge by)."
+		echo
+		printf '  %-26s %30s %30s %9s %s\n' metric "base median [min..max]" "series median [min..max]" "delta" "noise"
+		gawk -F, -v w="$w" -v runs="$runs" '$2 == w { k = $3; o[k] = $4; mn[$1, k] = $5; md[$1, k] = $6; mx[$1, k] = $7 }
 			function cell(x, k) { if (!((x, k) in mn)) return "-"	# not counted by that kernel
 				return sprintf("%s [%s..%s]", fmt(md[x, k]), fmt(mn[x, k]), fmt(mx[x, k])) }
+			function noise(k) { if (!(("base", k) in mn) || !(("series", k) in mn)) return ""
+				if (runs < 3) return "?"
+				if (md["series", k] == md["base", k]) return "~"
+				out_s = md["series", k] < mn["base", k] || md["series", k] > mx["base", k]
+				out_b = md["base", k] < mn["series", k] || md["base", k] > mx["series", k]
+				return (out_s && out_b) ? "*" : "~" }
 			function fmt(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%.3f", v) }
 			END {
 				n = 0; for (k in o) keys[++n] = k
@@ -50,7 +60,7 @@ for w in $(cut -d, -f2 "$stats" | sort -u); do
 				for (i = 1; i <= n; i++) {
 					k = keys[i]; b = md["base", k]; s = md["series", k]
 					d = (b == 0) ? ((s == 0) ? "0%" : "n/a") : sprintf("%+.1f%%", (s - b) * 100 / b)
-					printf "  %-26s %30s %30s %9s\n", k, cell("base", k), cell("series", k), d
+					printf "  %-26s %30s %30s %9s %s\n", k, cell("base", k), cell("series", k), d, noise(k)
 				}
 			}' "$stats"
 	} >"$txt"

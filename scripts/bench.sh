@@ -1,14 +1,22 @@
 #!/bin/bash
-# make bench: A/B the guest workloads of tests/bench/workloads.list on two
-# points of the series, built from the pinned tree with the same config:
+# make bench: A/B the guest workloads on two points of the series, built
+# from the pinned tree with the same config:
 #   BENCH_BASE=K   base = pinned tree + the first K patches (default 0)
 #   BENCH_UPTO=K   the other side (default: the whole series)
-#   BENCH_N=n      runs per kernel, alternating kernels (default 3)
-#   BENCH_WORKLOADS=a,b   a subset of the workloads
-# The full series is the regular tree in $WORK; other points get their own
-# WORK ($WORK/bench/pK) so that nothing is rebuilt when switching between
-# them. Results: CSV, text tables and a PNG per workload in
-# $WORK/bench/results-<time>/ (or BENCH_OUT).
+#   BENCH_N=n      runs per kernel, alternating kernels (default 3; 5 when
+#                  a workload of tests/bench/debian.list is asked for)
+#   BENCH_WORKLOADS=a,b   workloads of tests/bench/workloads.list (booted
+#                  with the test initramfs; all of them by default) or of
+#                  tests/bench/debian.list (booted on the Debian root file
+#                  system: the build workloads, only when named)
+# Every run is kept by tree and point in $WORK_ROOT/bench-runs/$TREE/
+# p<K>-<hash>/<workload>/<run>.csv, the hash over the pin, the first K
+# patches, the config fragments, the bench programs and the guest's
+# settings: a later make bench with either point boots only for the runs it
+# lacks. The full series is the regular tree in $WORK; other points get
+# their own WORK ($WORK/bench/pK), so nothing is rebuilt when switching.
+# The report (CSV, text tables with noise marks, a PNG per workload) goes
+# to $WORK/bench/results-<time>/ (or BENCH_OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
 S=$TOP/scripts
@@ -17,14 +25,42 @@ S=$TOP/scripts
 series_load
 all=("${SERIES[@]}")
 total=${#all[@]}
-base=${BENCH_BASE:-0} upto=${BENCH_UPTO:-$total} n=${BENCH_N:-3}
+base=${BENCH_BASE:-0} upto=${BENCH_UPTO:-$total}
 [ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -lt "$upto" ] ||
 	die "need 0 <= BENCH_BASE ($base) < BENCH_UPTO ($upto) <= $total patches"
+
+# The workloads asked for, by boot medium.
+names() { awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$1"; }
+ram=() deb=()
+if [ -z "${BENCH_WORKLOADS:-}" ]; then
+	mapfile -t ram < <(names "$TOP/tests/bench/workloads.list")
+else
+	for w in ${BENCH_WORKLOADS//,/ }; do
+		if names "$TOP/tests/bench/workloads.list" | grep -qx -- "$w"; then ram+=("$w")
+		elif names "$TOP/tests/bench/debian.list" | grep -qx -- "$w"; then deb+=("$w")
+		else die "BENCH_WORKLOADS: no workload '$w'" \
+			"one of: $(names "$TOP/tests/bench/workloads.list" | paste -sd' ') $(names "$TOP/tests/bench/debian.list" | paste -sd' ')"
+		fi
+	done
+fi
+n=${BENCH_N:-$([ ${#deb[@]} = 0 ] && echo 3 || echo 5)}
+case $n in ''|*[!0-9]*|0) die "BENCH_N=$n: expected a number of runs >= 1" ;; esac
 out=${BENCH_OUT:-$WORK/bench/results-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
 point_work() { if [ "$1" = "$total" ]; then echo "$WORK"; else echo "$WORK/bench/p$1"; fi; }
 point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
+
+# point_runs K: where the runs of point K are kept.
+point_runs() {
+	local h
+	h=$({ echo "$PIN_PKG $PIN_VERSION $KCONFIG ${VM_MEM:-1024} ${VM_CPUS:-2} ${SWAP_MB:-1024} ${SWAP_BPS:-} ${APPEND:-}"
+		for p in "${all[@]:0:$1}"; do cat "$PATCHES/$p"; done
+		cat "$TOP"/kernel-config/*.config "$TOP"/tests/bench/* "$TOP"/tests/guest/bench-run \
+			"$TOP"/tests/guest/build-workload
+	} | sha1sum | cut -c1-10)
+	echo "$WORK_ROOT/bench-runs/$TREE/p$1-$h"
+}
 
 # Bring the kernel of point K up to date (tree, first K patches, config,
 # build, initramfs) with the normal pipeline.
@@ -37,30 +73,62 @@ prepare() {
 }
 prepare "$base"
 prepare "$upto"
+[ ${#deb[@]} = 0 ] || "$S/mkrootfs.sh"
 
-csv=$out/results.csv
-echo "kernel,patches,run,workload,metric,value" >"$csv"
-accel=
+# boot K R MEDIUM WORKLOAD...: one guest on point K's kernel running the
+# workloads; each one's lines kept as run R of point K.
+boot() {
+	local k=$1 r=$2 medium=$3 w name log rd bad rootfs=()
+	shift 3
+	[ "$medium" != debian ] || rootfs=(ROOTFS=debian)
+	w=$(point_work "$k") rd=$(point_runs "$k")
+	name=bench-p$k-$r-$medium
+	log=$w/logs/serial-$name.log
+	say "bench: run $r/$n of point $k ($(point_label "$k")), $medium: $*"
+	env WORK="$w" RUN_NAME="$name" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
+		"${rootfs[@]}" "$S/qemu.sh" bench ||
+		die "bench guest run failed (point $k, run $r)" "see $log"
+	for wl in "$@"; do
+		bad=$(tr -d '\r' <"$log" | awk -v wl="$wl" '$1 == "BENCH" && $2 == wl &&
+			(($3 == "status" && $4 != "ok") || ($3 == "verify_errors" && $4 != 0)) { print $3 "=" $4 }')
+		[ -z "$bad" ] || die "workload $wl failed or lost data on point $k, run $r: $bad" "see $log"
+		mkdir -p "$rd/$wl"
+		tr -d '\r' <"$log" | awk -v wl="$wl" -v a="$(cat "$log.accel")" '$1 == "BENCH" && $2 == wl && NF == 4 { print $3 "," $4 }
+			END { print "accel," a }' >"$rd/$wl/$r.csv.tmp"
+		grep -q '^status,ok$' "$rd/$wl/$r.csv.tmp" || die "workload $wl printed no status on point $k, run $r" "see $log"
+		mv "$rd/$wl/$r.csv.tmp" "$rd/$wl/$r.csv"
+		cp "$log" "$rd/$wl/$r.serial.log"
+	done
+}
+
+# The runs each side lacks, alternating kernels run by run.
 for ((r = 1; r <= n; r++)); do
 	for k in "$base" "$upto"; do
-		w=$(point_work "$k")
-		label=$(point_label "$k")
-		say "bench: run $r/$n, $label kernel ($k patches)"
-		env WORK="$w" RUN_NAME="bench-$label-$r" \
-			"$S/qemu.sh" bench || die "bench guest run failed ($label, run $r)" \
-			"see $w/logs/serial-bench-$label-$r.log"
-		log=$w/logs/serial-bench-$label-$r.log
-		accel=$(cat "$log.accel")
-		cp "$log" "$out/serial-$label-$r.log"
-		tr -d '\r' <"$log" | awk -v l="$label" -v k="$k" -v r="$r" \
-			'$1 == "BENCH" && NF == 4 { print l "," k "," r "," $2 "," $3 "," $4 }' >>"$csv"
+		rd=$(point_runs "$k")
+		for medium in initramfs debian; do
+			if [ $medium = initramfs ]; then set -- "${ram[@]}"; else set -- "${deb[@]}"; fi
+			todo=()
+			for wl in "$@"; do [ -f "$rd/$wl/$r.csv" ] || todo+=("$wl"); done
+			[ ${#todo[@]} = 0 ] || boot "$k" "$r" "$medium" "${todo[@]}"
+		done
 	done
 done
 
-# Every workload must have run cleanly and verified its data.
-bad=$(awk -F, '($5 == "status" && $6 != "ok") || ($5 == "verify_errors" && $6 != 0)' "$csv")
-[ -z "$bad" ] || die "workloads failed or lost data:
-$bad" "see the serial logs in $out"
+# The report's CSV from the kept runs 1..n of both points.
+csv=$out/results.csv
+echo "kernel,patches,run,workload,metric,value" >"$csv"
+accel=
+for k in "$base" "$upto"; do
+	rd=$(point_runs "$k")
+	echo "$(point_label "$k") (pinned + $k patches): $rd" >>"$out/runs.txt"
+	for wl in "${ram[@]}" "${deb[@]}"; do
+		for ((r = 1; r <= n; r++)); do
+			awk -F, -v l="$(point_label "$k")" -v k="$k" -v r="$r" -v wl="$wl" \
+				'$1 != "accel" { print l "," k "," r "," wl "," $1 "," $2 }' "$rd/$wl/$r.csv" >>"$csv"
+			accel=$(awk -F, '$1 == "accel" { print $2 }' "$rd/$wl/$r.csv")
+		done
+	done
+done
 
 "$S/bench-report.sh" "$csv" "$out" "$accel" "$n" \
 	"base = pinned + $base patch(es), series = pinned + $upto patch(es)"

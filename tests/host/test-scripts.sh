@@ -1049,6 +1049,32 @@ t_check_deb_names_what_a_package_lacks() {
 		expect_out 'does not carry what make deb promises'
 }
 
+t_bench_report_marks_noise() {
+	# elapsed: the sides' ranges overlap (~); zswpin: each median outside
+	# the other side's range (*); with 2 runs a side: no judgement (?).
+	{
+		echo "kernel,patches,run,workload,metric,value"
+		for r in 1 2 3 4 5; do
+			echo "base,0,$r,build,elapsed_s,$((100 + r * 2))"
+			echo "series,12,$r,build,elapsed_s,$((97 + r * 2))"
+			echo "base,0,$r,build,zswpin,$((1000 + r))"
+			echo "series,12,$r,build,zswpin,$((600 + r))"
+		done
+	} >"$T/b.csv"
+	mkdir -p "$T/bo"
+	run "$S/bench-report.sh" "$T/b.csv" "$T/bo" tcg 5 test; expect_rc 0 || return 1
+	expect_out 'elapsed_s .* 106 \[102\.\.110\] .* 103 \[99\.\.107\] .* -2\.8% ~$' &&
+		expect_out 'zswpin .* 1003 \[1001\.\.1005\] .* 603 \[601\.\.605\] .* -39\.9% \*$' || return 1
+	grep -E -v '^(base|series),[0-9]+,[345],|^kernel' "$T/b.csv" >"$T/b2.csv"
+	sed -i '1i kernel,patches,run,workload,metric,value' "$T/b2.csv"
+	run "$S/bench-report.sh" "$T/b2.csv" "$T/bo" tcg 2 test; expect_rc 0 && expect_out 'zswpin .* \?$'
+}
+
+t_bench_unknown_workload_lists_the_known() {
+	run env BENCH_WORKLOADS=build,nosuch "$S/bench.sh"
+	expect_rc nonzero && expect_out "no workload 'nosuch'" && expect_out 'one of: .*thrash.* build build-light'
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 [ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
