@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak check-apply outgoing deb refresh repin clean-tree help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak fuzz check-apply outgoing deb refresh repin clean-tree help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -39,6 +39,12 @@ soak:
 	@TESTS=guest/soak VM_TIMEOUT=$(or $(VM_TIMEOUT),3600) \
 		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),-d,600,-m,24)" \
 		scripts/qemu.sh test
+
+## make fuzz      trinity on the mm syscalls while reclaim and zswap churn
+##                 (KCONFIG=debug; FUZZ_MINUTES=3, FUZZ_SEED=1)
+fuzz:
+	@$(RUN) $(PIPELINE)
+	@scripts/fuzz.sh
 
 ## make check-apply  does the series apply to the pinned tree and the other
 ##                 Debian builds tree.env names? (or KERNEL_SRC=, CHECK_VERSIONS="[pkg=]v ...")
@@ -130,8 +136,10 @@ help:
 #h     ROOTFS=debian      make vm on a Debian root file system (ROOTFS_REBUILD=1 remakes it)
 #h     VM_RUN='cmd'       make vm: run cmd in the guest and power off
 #h     SOAK_ARGS=-d,600,-m,24  make soak: the soak's arguments
+#h     FUZZ_MINUTES=m FUZZ_SEED=s  make fuzz (and the debug run's guest/fuzz): minutes (3), trinity's seed (1)
 #h   Series checks and bench
 #h     FROM=, TO=         check-series: first and last patch (number or name part)
+#h     SERIES_UPTO=K      only the first K patches of the series (with WORK=DIR: a tree of its own)
 #h     CHECK_VERSIONS='[pkg=]v ...'  check-apply on other Debian versions
 #h     BENCH_BASE=K BENCH_UPTO=K  bench: compare the series at K patches (0 = base)
 #h     BENCH_N=n          bench: runs per kernel (3; 5 with a build workload)

@@ -304,7 +304,7 @@ kmake() {
 # the tree, the build and the initramfs). Each bad one is named.
 check_settings() {
 	local v x what bad=0
-	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N; do
+	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
 		x=${!v:-}
 		case $v in
 		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
@@ -313,6 +313,8 @@ check_settings() {
 		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
 		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
 		BENCH_N) what="runs per kernel, a positive whole number" ;;
+		FUZZ_MINUTES) what="minutes of fuzzing, a positive whole number (default 3)" ;;
+		FUZZ_SEED) what="trinity's seed, a positive whole number (default 1)" ;;
 		esac
 		case $x in
 		'') continue ;;

@@ -43,15 +43,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 	rm -rf "$stage"
 	die "${#missing[@]} kselftest binaries are not built in $BUILD: ${missing[*]}" "make build"
 fi
-# stress-ng (Debian's, dynamically linked) with the libraries it needs.
-if command -v stress-ng >/dev/null 2>&1; then
-	sng=$(command -v stress-ng)
-	cp "$sng" "$stage/bin/stress-ng"
-	ldd "$sng" | grep -oE '/[^ ]+' | while read -r lib; do
+# Debian's stress-ng and trinity (the fuzz test's fuzzer), dynamically
+# linked, with the libraries they need; tests that find one missing say so.
+for prog in stress-ng trinity; do
+	p=$(command -v "$prog") || continue
+	cp "$p" "$stage/bin/$prog"
+	ldd "$p" | grep -oE '/[^ ]+' | while read -r lib; do
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"
 	done
-fi
+done
 # Benchmark workloads (built by build.sh from tests/bench/*.c) and their
 # runner.
 mkdir -p "$stage/tests/bin"

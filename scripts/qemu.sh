@@ -12,7 +12,8 @@
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name),
 # KERNEL_IMAGE (another bzImage, with this build's initramfs), QEMU_SHOW=1
-# (print QEMU's command line instead of booting).
+# (print QEMU's command line instead of booting), FUZZ_MINUTES and
+# FUZZ_SEED (the fuzz test's).
 set -eu
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 timeout
@@ -76,7 +77,17 @@ cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
 # the first disk I/O never completes. pci=noacpi routes PCI interrupts
 # from the firmware's PIRQ table instead; ACPI still finds the vCPUs
 # (MADT). The default kernel evaluates _PRT in well under a second.
-[ "$KCONFIG" != debug ] || cmdline="$cmdline pci=noacpi"
+# slab_nomerge: the soak's failslab is aimed at zswap's and zsmalloc's
+# caches by their failslab flag, which the kernel refuses on a merged
+# cache.
+[ "$KCONFIG" != debug ] || cmdline="$cmdline pci=noacpi slab_nomerge"
+# The fuzz test's time and seed (guest/fuzz; checked by lib.sh): a longer
+# fuzz gets the per-binary and the whole run's timeouts it needs.
+if [ -n "${FUZZ_MINUTES:-}" ]; then
+	cmdline="$cmdline ksft.fuzz_minutes=$FUZZ_MINUTES ksft.timeout=$((FUZZ_MINUTES * 60 + 1200))"
+	VM_TIMEOUT=${VM_TIMEOUT:-$((FUZZ_MINUTES * 60 + 2400))}
+fi
+[ -z "${FUZZ_SEED:-}" ] || cmdline="$cmdline ksft.fuzz_seed=$FUZZ_SEED"
 if [ -n "${ROOTFS:-}" ]; then
 	# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc
 	# and root; VM_RUN='cmd' runs cmd there and powers off, "bench" runs

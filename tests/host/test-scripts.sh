@@ -860,6 +860,18 @@ t_swap_bps_throttles_the_swap_disk_or_is_refused() {
 		fail "the swap drive was not throttled: $(grep swap- "$T/qemu-args")"
 }
 
+t_fuzz_minutes_and_seed_reach_the_guest_or_are_refused() {
+	mkfakeqemu
+	qemu_run ACCEL=tcg FUZZ_MINUTES=3m FUZZ_SEED=x
+	expect_rc 1 && expect_out 'error: FUZZ_MINUTES=3m: minutes of fuzzing' &&
+		expect_out "error: FUZZ_SEED=x: trinity's seed" || return 1
+	qemu_run ACCEL=tcg FUZZ_MINUTES=30 FUZZ_SEED=42 FAKE_ARGS="$T/qemu-args"
+	expect_rc 0 || return 1
+	grep -q 'ksft.fuzz_minutes=30 ksft.timeout=3000 ksft.fuzz_seed=42' "$T/qemu-args" ||
+		fail "kernel command line: $(grep console= "$T/qemu-args")" || return 1
+	expect_out 'timeout 4200s' || fail "the run's timeout did not grow with FUZZ_MINUTES"
+}
+
 t_bad_guest_settings_stop_before_anything_runs() {
 	run env WORK="$T/gs" VM_MEM=abc SWAP_MB=abc VM_TIMEOUT=10m ACCEL=foo VM_CPUS=0 SWAP_BPS=4M \
 		"$S/pipeline.sh" tree series config build initramfs kselftests
