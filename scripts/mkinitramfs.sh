@@ -32,7 +32,7 @@ while read -r t; do
 	fi
 	if [ "${t%%/*}" = guest ]; then
 		mkdir -p "$stage/tests/guest"
-		cp "$TOP/tests/guest/tests/${t#guest/}" "$stage/tests/$t"
+		install -m 755 "$TOP/tests/guest/tests/${t#guest/}" "$stage/tests/$t"
 	fi
 	echo "$t" >>"$stage/etc/tests.list"
 done < <(test_list)
