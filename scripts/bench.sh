@@ -73,7 +73,7 @@ prepare() {
 }
 prepare "$base"
 prepare "$upto"
-[ ${#deb[@]} = 0 ] || "$S/mkrootfs.sh"
+[ ${#deb[@]} = 0 ] || ROOTFS_BENCH=1 "$S/mkrootfs.sh"
 
 # boot K R MEDIUM WORKLOAD...: one guest on point K's kernel running the
 # workloads; each one's lines kept as run R of point K.

@@ -8,6 +8,7 @@
 #   ROOTFS_SUITE   Debian suite (default bookworm)
 #   ROOTFS_MIRROR  mirror (default: the system's Debian mirror)
 #   ROOTFS_SIZE    image size (default 2G, sparse)
+#   ROOTFS_BENCH=1 add the build workload's sources (make bench does)
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/debian-apt.sh"
@@ -19,8 +20,8 @@ need mke2fs
 mkdir -p "$LOGS"
 
 # What the guests need besides minbase: the tests' tools, and a compiler
-# for make bench's build workload.
-packages="procps stress-ng kmod util-linux gcc make libc6-dev"
+# for make bench's build workload (ROOTFS_PACKAGES= overrides the list).
+packages=${ROOTFS_PACKAGES-procps stress-ng kmod util-linux gcc make libc6-dev}
 
 if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then
 	need debootstrap
@@ -61,10 +62,12 @@ cp -r "$BUILD/kselftest/." "$opt/kselftest/" 2>/dev/null || true
 cp "$BUILD"/guest-bin/* "$opt/bin/" 2>/dev/null || true
 cp "$TOP/tests/guest/bench-run" "$TOP/tests/bench/workloads.list" "$opt/"
 # make bench's Debian workloads (bench-run in bench mode reads
-# /etc/bench.list) and the build workload's sources.
+# /etc/bench.list) and, for make bench (ROOTFS_BENCH=1), the build
+# workload's sources.
+mkdir -p "$dir/usr/local/bin" "$dir/etc"
 install -m 755 "$TOP/tests/guest/bench-run" "$TOP/tests/guest/build-workload" "$dir/usr/local/bin/"
 cp "$TOP/tests/bench/debian.list" "$dir/etc/bench.list"
-"$TOP/scripts/bench-src.sh" "$dir"
+[ "${ROOTFS_BENCH:-0}" != 1 ] || "$TOP/scripts/bench-src.sh" "$dir"
 cp -r "$TOP/tests/guest/tests" "$opt/tests"
 # The same init as the initramfs' (tests/guest/init): on Debian it sets
 # up swap and zswap, then runs ksft.run's command or a login shell.
