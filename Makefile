@@ -143,7 +143,7 @@ help:
 #h     CHECK_VERSIONS='[pkg=]v ...'  check-apply on other Debian versions
 #h     BENCH_BASE=K BENCH_UPTO=K  bench: compare the series at K patches (0 = base)
 #h     BENCH_N=n          bench: runs per kernel (3; 5 with a build workload)
-#h     BENCH_WORKLOADS=a,b  bench: workloads of tests/bench/workloads.list or debian.list (build, build-light)
+#h     BENCH_WORKLOADS=a,b  bench: workloads of tests/bench/workloads.list or debian.list (build, build-light, build-wb)
 #h     BENCH_SRC_PKG=p BENCH_SRC_MAKE='args'  bench: the build workload's Debian source package (lua5.4)
 #h   Packages and mail
 #h     DEB_FLAVOUR=F      make deb: Debian's config flavour (amd64_none_amd64; amd64_none_cloud-amd64),

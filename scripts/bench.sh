@@ -11,10 +11,11 @@
 #                  system: the build workloads, only when named)
 # Every run is kept by tree and point in $WORK_ROOT/bench-runs/$TREE/
 # p<K>-<hash>/<workload>/<run>.csv, the hash over the pin, the first K
-# patches, the config fragments, the bench programs and the guest's
-# settings: a later make bench with either point boots only for the runs it
-# lacks. The full series is the regular tree in $WORK; other points get
-# their own WORK ($WORK/bench/pK), so nothing is rebuilt when switching.
+# patches, the kernel's .config, the bench programs, the workload's own
+# line and the guest's settings: a later make bench with either point boots
+# only for the runs it lacks, and adding a workload keeps the others' runs.
+# The full series is the regular tree in $WORK; other points get their own
+# WORK ($WORK/bench/pK), so nothing is rebuilt when switching.
 # The report (CSV, text tables with noise marks, a PNG per workload) goes
 # to $WORK/bench/results-<time>/ (or BENCH_OUT).
 set -eu
@@ -51,15 +52,16 @@ mkdir -p "$out"
 point_work() { if [ "$1" = "$total" ]; then echo "$WORK"; else echo "$WORK/bench/p$1"; fi; }
 point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
 
-# point_runs K: where the runs of point K are kept.
+# point_runs K WL: where the runs of workload WL on point K are kept.
 point_runs() {
 	local h
 	h=$({ echo "$PIN_PKG $PIN_VERSION $KCONFIG ${VM_MEM:-1024} ${VM_CPUS:-2} ${SWAP_MB:-1024} ${SWAP_BPS:-} ${APPEND:-}"
 		for p in "${all[@]:0:$1}"; do cat "$PATCHES/$p"; done
-		cat "$TOP"/kernel-config/*.config "$TOP"/tests/bench/* "$TOP"/tests/guest/bench-run \
+		awk -v w="$2" '$1 == w' "$TOP"/tests/bench/*.list
+		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "$TOP"/tests/bench/*.c "$TOP"/tests/guest/bench-run \
 			"$TOP"/tests/guest/build-workload
 	} | sha1sum | cut -c1-10)
-	echo "$WORK_ROOT/bench-runs/$TREE/p$1-$h"
+	echo "$WORK_ROOT/bench-runs/$TREE/p$1-$h/$2"
 }
 
 # Bring the kernel of point K up to date (tree, first K patches, config,
@@ -81,7 +83,7 @@ boot() {
 	local k=$1 r=$2 medium=$3 w name log rd bad rootfs=()
 	shift 3
 	[ "$medium" != debian ] || rootfs=(ROOTFS=debian)
-	w=$(point_work "$k") rd=$(point_runs "$k")
+	w=$(point_work "$k")
 	name=bench-p$k-$r-$medium
 	log=$w/logs/serial-$name.log
 	say "bench: run $r/$n of point $k ($(point_label "$k")), $medium: $*"
@@ -89,26 +91,26 @@ boot() {
 		"${rootfs[@]}" "$S/qemu.sh" bench ||
 		die "bench guest run failed (point $k, run $r)" "see $log"
 	for wl in "$@"; do
+		rd=$(point_runs "$k" "$wl")
 		bad=$(tr -d '\r' <"$log" | awk -v wl="$wl" '$1 == "BENCH" && $2 == wl &&
 			(($3 == "status" && $4 != "ok") || ($3 == "verify_errors" && $4 != 0)) { print $3 "=" $4 }')
 		[ -z "$bad" ] || die "workload $wl failed or lost data on point $k, run $r: $bad" "see $log"
-		mkdir -p "$rd/$wl"
+		mkdir -p "$rd"
 		tr -d '\r' <"$log" | awk -v wl="$wl" -v a="$(cat "$log.accel")" '$1 == "BENCH" && $2 == wl && NF == 4 { print $3 "," $4 }
-			END { print "accel," a }' >"$rd/$wl/$r.csv.tmp"
-		grep -q '^status,ok$' "$rd/$wl/$r.csv.tmp" || die "workload $wl printed no status on point $k, run $r" "see $log"
-		mv "$rd/$wl/$r.csv.tmp" "$rd/$wl/$r.csv"
-		cp "$log" "$rd/$wl/$r.serial.log"
+			END { print "accel," a }' >"$rd/$r.csv.tmp"
+		grep -q '^status,ok$' "$rd/$r.csv.tmp" || die "workload $wl printed no status on point $k, run $r" "see $log"
+		mv "$rd/$r.csv.tmp" "$rd/$r.csv"
+		cp "$log" "$rd/$r.serial.log"
 	done
 }
 
 # The runs each side lacks, alternating kernels run by run.
 for ((r = 1; r <= n; r++)); do
 	for k in "$base" "$upto"; do
-		rd=$(point_runs "$k")
 		for medium in initramfs debian; do
 			if [ $medium = initramfs ]; then set -- "${ram[@]}"; else set -- "${deb[@]}"; fi
 			todo=()
-			for wl in "$@"; do [ -f "$rd/$wl/$r.csv" ] || todo+=("$wl"); done
+			for wl in "$@"; do [ -f "$(point_runs "$k" "$wl")/$r.csv" ] || todo+=("$wl"); done
 			[ ${#todo[@]} = 0 ] || boot "$k" "$r" "$medium" "${todo[@]}"
 		done
 	done
@@ -119,13 +121,13 @@ csv=$out/results.csv
 echo "kernel,patches,run,workload,metric,value" >"$csv"
 accel=
 for k in "$base" "$upto"; do
-	rd=$(point_runs "$k")
-	echo "$(point_label "$k") (pinned + $k patches): $rd" >>"$out/runs.txt"
 	for wl in "${ram[@]}" "${deb[@]}"; do
+		rd=$(point_runs "$k" "$wl")
+		echo "$(point_label "$k") (pinned + $k patches), $wl: $rd" >>"$out/runs.txt"
 		for ((r = 1; r <= n; r++)); do
 			awk -F, -v l="$(point_label "$k")" -v k="$k" -v r="$r" -v wl="$wl" \
-				'$1 != "accel" { print l "," k "," r "," wl "," $1 "," $2 }' "$rd/$wl/$r.csv" >>"$csv"
-			accel=$(awk -F, '$1 == "accel" { print $2 }' "$rd/$wl/$r.csv")
+				'$1 != "accel" { print l "," k "," r "," wl "," $1 "," $2 }' "$rd/$r.csv" >>"$csv"
+			accel=$(awk -F, '$1 == "accel" { print $2 }' "$rd/$r.csv")
 		done
 	done
 done

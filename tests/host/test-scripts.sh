@@ -1084,7 +1084,7 @@ t_bench_report_marks_noise() {
 
 t_bench_unknown_workload_lists_the_known() {
 	run env BENCH_WORKLOADS=build,nosuch "$S/bench.sh"
-	expect_rc nonzero && expect_out "no workload 'nosuch'" && expect_out 'one of: .*thrash.* build build-light'
+	expect_rc nonzero && expect_out "no workload 'nosuch'" && expect_out 'one of: .*thrash.* build build-light build-wb'
 }
 
 # --- harness -----------------------------------------------------------
