@@ -10,10 +10,11 @@
 #                  tests/bench/debian.list (booted on the Debian root file
 #                  system: the build workloads, only when named)
 # Every run is kept by tree and point in $WORK_ROOT/bench-runs/$TREE/
-# p<K>-<hash>/<workload>/<run>.csv, the hash over the pin, the first K
-# patches, the kernel's .config, the bench programs, the workload's own
-# line and the guest's settings: a later make bench with either point boots
-# only for the runs it lacks, and adding a workload keeps the others' runs.
+# p<K>-<hash>/<workload>/<run>.csv, the hash over the pin, the diffs of
+# the first K patches (not their changelogs), the kernel's .config, the
+# bench programs, the workload's own line and the guest's settings: a
+# later make bench with either point boots only for the runs it lacks, and
+# neither a changelog edit nor a new workload orphans the runs kept.
 # The full series is the regular tree in $WORK; other points get their own
 # WORK ($WORK/bench/pK), so nothing is rebuilt when switching.
 # The report (CSV, text tables with noise marks, a PNG per workload) goes
@@ -56,7 +57,7 @@ point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
 point_runs() {
 	local h
 	h=$({ echo "$PIN_PKG $PIN_VERSION $KCONFIG ${VM_MEM:-1024} ${VM_CPUS:-2} ${SWAP_MB:-1024} ${SWAP_BPS:-} ${APPEND:-}"
-		for p in "${all[@]:0:$1}"; do cat "$PATCHES/$p"; done
+		for p in "${all[@]:0:$1}"; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
 		awk -v w="$2" '$1 == w' "$TOP"/tests/bench/*.list
 		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "$TOP"/tests/bench/*.c "$TOP"/tests/guest/bench-run \
 			"$TOP"/tests/guest/build-workload
