@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak fuzz check-apply outgoing deb refresh repin clean-tree help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak fuzz check-apply outgoing deb deb-boot refresh repin clean-tree help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -73,6 +73,14 @@ repin:
 deb:
 	@$(RUN) deps tree series
 	@scripts/deb.sh
+
+## make deb-boot  install the package (DEB_FLAVOUR=, default guest) in a Debian
+##                 root file system with dpkg, boot its vmlinuz and initrd, run the
+##                 tests there; then dpkg -r and boot the previous kernel
+deb-boot:
+	@$(RUN) $(PIPELINE)
+	@DEB_FLAVOUR=$${DEB_FLAVOUR:-guest} scripts/deb.sh
+	@DEB_FLAVOUR=$${DEB_FLAVOUR:-guest} scripts/deb-boot.sh
 
 ## make vm         boot the patched kernel with an interactive serial console
 ##                 (ROOTFS=debian: on a debootstrapped Debian; VM_RUN='cmd' runs cmd)
@@ -147,7 +155,8 @@ help:
 #h     BENCH_SRC_PKG=p BENCH_SRC_MAKE='args'  bench: the build workload's Debian source package (lua5.4)
 #h   Packages and mail
 #h     DEB_FLAVOUR=F      make deb: Debian's config flavour (amd64_none_amd64; amd64_none_cloud-amd64),
-#h                        or guest (the project's own config)
+#h                        or guest (the project's own config; make deb-boot's default)
+#h     DEB_PREVIOUS=pkg   make deb-boot: Debian's kernel installed before ours (linux-image-cloud-amd64)
 #h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
 #h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
 #h

@@ -1,8 +1,8 @@
 #!/bin/bash
 # make deb: installable Debian packages of the patched kernel, built with
 # the kernel's bindeb-pkg in $WORK/build/<tree>-deb-<flavour>/ (O=), the
-# .debs in $WORK/deb/. The config is Debian's own for the pinned version
-# (package linux-config-X.Y of the tree, fetched with apt: config.<flavour>.xz,
+# .debs in $WORK/deb/<flavour>/. The config is Debian's own for the pinned
+# version (package linux-config-X.Y of the tree, fetched with apt: config.<flavour>.xz,
 # flavour amd64_none_amd64 by default, DEB_FLAVOUR=amd64_none_cloud-amd64
 # for the smaller cloud kernel), with kernel-config/zswap-memcg.config on
 # top, no debug info and no signing keys from Debian's build. The local
@@ -33,11 +33,8 @@ mkdir -p "$WORK/deb"
 # would share work/deb/src/ and the build dir.
 lock "$WORK/.deb.lock" "make deb in $WORK"
 
-# -zswap-stack-8-1a2b3c4d: the patch count and a hash of the applied series.
+localversion=$(deb_localversion)
 n=$(series_entries "$PATCHES/series" | wc -l)
-h=$(series_text |
-	sha1sum | cut -c1-8)
-localversion=-zswap-stack-$n-$h
 
 out=$WORK/build/$TREE_TAG-deb-$flavour
 mkdir -p "$out"
@@ -105,8 +102,11 @@ BUILD=$out kmake LOCALVERSION="$localversion" KDEB_PKGVERSION="$PIN_VERSION+zs$n
 	grep -E 'error|Error' "$LOGS/deb-$flavour.log" | head -20 >&2
 	die "bindeb-pkg failed (log: $LOGS/deb-$flavour.log)" "fix the error, then: make deb"
 }
-mv "$WORK/build/"*.deb "$WORK/deb/"
+# Every flavour's packages have the same names: one directory each.
+rm -rf "$WORK/deb/$flavour"
+mkdir -p "$WORK/deb/$flavour"
+mv "$WORK/build/"*.deb "$WORK/deb/$flavour/"
 rm -f "$WORK/build/"*.buildinfo "$WORK/build/"*.changes
 say "packages built in $(($(date +%s) - t0))s:"
-ls -l "$WORK/deb/"*"$localversion"*.deb
-"$TOP/scripts/check-deb.sh" "$WORK/deb/linux-image-"*"$localversion"_*.deb
+ls -l "$WORK/deb/$flavour/"*.deb
+"$TOP/scripts/check-deb.sh" "$WORK/deb/$flavour/linux-image-"*"$localversion"_*.deb

@@ -287,6 +287,12 @@ series_text() {
 	series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done
 }
 
+# The local version make deb gives the kernel: -zswap-stack-<patches>-<hash
+# of the series>, e.g. -zswap-stack-12-1a2b3c4d.
+deb_localversion() {
+	echo "-zswap-stack-$(series_entries "$PATCHES/series" | wc -l)-$(series_text | sha1sum | cut -c1-8)"
+}
+
 # ccache: key on paths relative to the checkout, so that another clone (CI)
 # hits the cache a previous one filled.
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1

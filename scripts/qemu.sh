@@ -11,7 +11,9 @@
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name),
-# KERNEL_IMAGE (another bzImage, with this build's initramfs), QEMU_SHOW=1
+# KERNEL_IMAGE (another bzImage, with this build's initramfs), ROOTFS=debian
+# (boot on the Debian image of mkrootfs.sh; ROOTFS_IMAGE= another image,
+# ROOTFS_INITRD= with that initrd, as make deb-boot does), QEMU_SHOW=1
 # (print QEMU's command line instead of booting), FUZZ_MINUTES and
 # FUZZ_SEED (the fuzz test's).
 set -eu
@@ -91,13 +93,16 @@ fi
 if [ -n "${ROOTFS:-}" ]; then
 	# ROOTFS=debian: the Debian image of scripts/mkrootfs.sh as /dev/vdc
 	# and root; VM_RUN='cmd' runs cmd there and powers off, "bench" runs
-	# its workloads (tests/bench/debian.list), else an interactive console.
+	# its workloads (tests/bench/debian.list), "test" the test list of
+	# /etc/tests.list (make deb-boot's image), else an interactive console.
 	[ "$ROOTFS" = debian ] || die "ROOTFS=$ROOTFS: only 'debian' is known" "ROOTFS=debian, or leave it unset"
-	img=$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img
+	img=${ROOTFS_IMAGE:-$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img}
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
 	medium=(-kernel "$kernel" -drive "file=$img,if=virtio,format=raw,cache=unsafe")
+	[ -z "${ROOTFS_INITRD:-}" ] || medium+=(-initrd "$ROOTFS_INITRD")
 	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"
-	if [ -n "${VM_RUN:-}" ]; then mode=run; elif [ "$mode" != bench ]; then mode=shell; fi
+	if [ -n "${VM_RUN:-}" ]; then mode=run
+	elif [ "$mode" != bench ] && [ "$mode" != test ]; then mode=shell; fi
 else
 	medium=(-kernel "$kernel" -initrd "$initrd")
 fi

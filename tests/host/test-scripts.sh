@@ -921,6 +921,25 @@ t_one_launcher_for_every_mode() {
 	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not run .true. to success'
 }
 
+# make deb-boot's boot: the Debian image it made, the package's kernel and
+# initrd, the test list run (not a shell).
+t_rootfs_boot_of_a_package_runs_the_tests() {
+	mkfakeqemu
+	touch "$T/root.img" "$T/vmlinuz-9.9" "$T/initrd.img-9.9"
+	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian ROOTFS_IMAGE="$T/root.img" \
+		KERNEL_IMAGE="$T/vmlinuz-9.9" ROOTFS_INITRD="$T/initrd.img-9.9"
+	expect_rc 0 && expect_out "-kernel $T/vmlinuz-9.9" && expect_out "-initrd $T/initrd.img-9.9" &&
+		expect_out "file=$T/root.img" && expect_out 'root=/dev/vdc' && expect_out 'ksft.mode=test'
+}
+
+# make deb-boot without the package names the make deb that builds it.
+t_deb_boot_without_a_package_names_make_deb() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; return 0; }
+	run env WORK="$T/dbw" DEB_FLAVOUR=guest "$S/deb-boot.sh"
+	expect_rc 1 && expect_out 'no linux-image package of this series \(-zswap-stack-[0-9]+-[0-9a-f]{8}, flavour guest\)' &&
+		expect_out 'next: make deb DEB_FLAVOUR=guest'
+}
+
 t_second_make_in_the_same_work_dir_is_refused() {
 	mkdir -p "$T/lw"
 	flock "$T/lw/.lock" sleep 5 &

@@ -1,0 +1,134 @@
+#!/bin/bash
+# make deb-boot: the packaged kernel as a Debian user gets it. The
+# linux-image package make deb built (DEB_FLAVOUR, default guest) is
+# installed with dpkg into a copy of the Debian root file system of
+# make vm ROOTFS=debian that has initramfs-tools and Debian's own cloud
+# kernel (the "previous kernel"), so the package's postinst makes its
+# initrd as on a real system. The guest then boots the newest
+# /boot/vmlinuz-* with its /boot/initrd.img-*, as a boot loader would:
+# it must be the package's, and it runs the test list of make test (the
+# kselftests, stress-ng, the soak) with the same results table. Last,
+# dpkg -r removes the package, and the guest must boot the previous
+# kernel.
+#   DEB_FLAVOUR    which of make deb's packages (guest, amd64_none_cloud-amd64, ...)
+#   DEB_PREVIOUS   the Debian kernel package installed first (linux-image-cloud-amd64)
+set -eu
+. "$(dirname "$0")/lib.sh"
+flavour=${DEB_FLAVOUR:-guest}
+previous=${DEB_PREVIOUS:-linux-image-cloud-amd64}
+suite=${ROOTFS_SUITE:-bookworm}
+need chroot dpkg-deb mke2fs
+[ "$(id -u)" = 0 ] || die "dpkg in a chroot needs root" "sudo make deb-boot"
+mkdir -p "$LOGS"
+
+lv=$(deb_localversion)
+deb=$(ls "$WORK/deb/$flavour/linux-image-"*"$lv"_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] ||
+	die "no linux-image package of this series ($lv, flavour $flavour) in $WORK/deb/$flavour" \
+		"make deb DEB_FLAVOUR=$flavour"
+pkg=$(dpkg-deb -f "$deb" Package)
+kver=${pkg#linux-image-}
+tests=$BUILD/initramfs.d
+[ -f "$tests/etc/tests.list" ] || die "no test programs in $tests" "make build initramfs"
+
+# The Debian tree with initramfs-tools and the previous kernel: made once
+# from make vm's tree, kept in $WORK_ROOT/rootfs/<suite>-deb.d.
+base=$WORK_ROOT/rootfs/$suite-deb.d
+mnt=()
+umount_all() {
+	local m
+	for m in "${mnt[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+	mnt=()
+}
+trap umount_all EXIT
+# in_root DIR LOG CMD...: CMD in a chroot of DIR with /proc and /dev.
+in_root() {
+	local d=$1 log=$2 rc=0
+	shift 2
+	mount -t proc proc "$d/proc" && mnt+=("$d/proc")
+	mount --bind /dev "$d/dev" && mnt+=("$d/dev")
+	chroot "$d" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@" >>"$log" 2>&1 || rc=$?
+	umount_all
+	return $rc
+}
+if [ ! -f "$base/.complete" ]; then
+	"$TOP/scripts/mkrootfs.sh"
+	say "making $base: make vm's tree with initramfs-tools and $previous (once)"
+	rm -rf "$base.tmp"
+	cp -a "$WORK_ROOT/rootfs/$suite.d" "$base.tmp"
+	log=$LOGS/deb-boot-base.log
+	: >"$log"
+	in_root "$base.tmp" "$log" apt-get -q update &&
+	in_root "$base.tmp" "$log" apt-get -q install -y --no-install-recommends initramfs-tools "$previous" || {
+		tail -20 "$log" >&2
+		die "could not install initramfs-tools $previous in $base.tmp (log: $log)" "check the mirror, then: make deb-boot"
+	}
+	rm -rf "$base.tmp"/var/cache/apt/archives/*.deb
+	touch "$base.tmp/.complete"
+	mv "$base.tmp" "$base"
+fi
+
+run=$WORK/deb-boot
+root=$run/root.d
+img=$run/root.img
+log=$LOGS/deb-boot-dpkg.log
+: >"$log"
+say "copying $base to $root"
+rm -rf "$root"
+mkdir -p "$run"
+cp -a "$base" "$root"
+# The test programs where the guest's init looks for them.
+cp -a "$tests/tests" "$root/tests"
+cp "$tests/etc/tests.list" "$root/etc/tests.list"
+cp "$TOP/tests/guest/init" "$root/sbin/zswap-stack-init"
+
+# newest: the newest kernel in /boot with its initrd, as a boot loader
+# would pick it.
+newest() { (cd "$root/boot" && ls vmlinuz-* 2>/dev/null | sed 's/^vmlinuz-//' | sort -V | tail -1); }
+# image: the tree as the guest's root file system.
+image() {
+	rm -f "$img"
+	mke2fs -q -t ext2 -d "$root" "$img" "${ROOTFS_SIZE:-3G}" || die "mke2fs of $img failed" "df -h $WORK"
+}
+
+say "dpkg -i $(basename "$deb") (log: $log)"
+cp "$deb" "$root/tmp/"
+in_root "$root" "$log" dpkg -i "/tmp/$(basename "$deb")" || {
+	tail -20 "$log" >&2
+	die "dpkg -i of $(basename "$deb") failed in $root (log: $log)" "fix the package, then: make deb-boot"
+}
+rm -f "$root/tmp/$(basename "$deb")"
+for f in vmlinuz initrd.img config System.map; do
+	[ -f "$root/boot/$f-$kver" ] ||
+		die "dpkg -i left no /boot/$f-$kver (log: $log)" "ls $root/boot; tail $log"
+done
+say "installed: $(cd "$root/boot" && ls vmlinuz-* initrd.img-* | paste -sd' ')"
+[ "$(newest)" = "$kver" ] || die "the newest kernel in /boot is $(newest), not the package's $kver" "ls $root/boot"
+image
+export ROOTFS=debian ROOTFS_IMAGE=$img
+say "booting the package's /boot/vmlinuz-$kver with /boot/initrd.img-$kver"
+rc=0
+KERNEL_IMAGE=$root/boot/vmlinuz-$kver ROOTFS_INITRD=$root/boot/initrd.img-$kver \
+	RUN_NAME=deb-boot-$flavour "$TOP/scripts/qemu.sh" test || rc=$?
+tr -d '\r' <"$LOGS/serial-deb-boot-$flavour.log" | grep -q "^guest: $kver, " ||
+	die "the guest did not run the package's kernel $kver (log: $LOGS/serial-deb-boot-$flavour.log)"
+[ $rc = 0 ] || die "the tests failed on the installed package (kernel $kver)" "see the table above"
+
+say "dpkg -r $pkg"
+in_root "$root" "$log" dpkg -r "$pkg" || {
+	tail -20 "$log" >&2
+	die "dpkg -r $pkg failed (log: $log)"
+}
+for f in "boot/vmlinuz-$kver" "boot/initrd.img-$kver" "lib/modules/$kver"; do
+	[ ! -e "$root/$f" ] || die "dpkg -r $pkg left /$f behind" "ls $root/$(dirname "$f")"
+done
+prev=$(newest)
+[ -n "$prev" ] && [ -f "$root/boot/initrd.img-$prev" ] ||
+	die "no kernel with an initrd is left in /boot after dpkg -r" "ls $root/boot"
+image
+say "booting the previous kernel, /boot/vmlinuz-$prev"
+KERNEL_IMAGE=$root/boot/vmlinuz-$prev ROOTFS_INITRD=$root/boot/initrd.img-$prev \
+	VM_RUN='uname -r' "$TOP/scripts/qemu.sh" run
+tr -d '\r' <"$LOGS/serial-rootfs.log" | grep -qx "$prev" ||
+	die "the guest did not come up on the previous kernel $prev (log: $LOGS/serial-rootfs.log)"
+say "deb-boot: $pkg installed, booted and tested; removed, and $prev boots"
