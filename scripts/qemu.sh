@@ -129,7 +129,7 @@ run_logged() {
 	rm -f "$log.accel"
 	: >"$log"	# never judge a previous run's log
 	: >"$tap"
-	t0=$(date +%s) rc=0 hung= noirq=
+	t0=$(date +%s) rc=0 hung='' noirq=''
 	# qemu runs in the background for the watchdog: pass a Ctrl-C on.
 	"${cmd[@]}" </dev/null &
 	local qpid=$! quiet=0 size=0 s
