@@ -129,13 +129,19 @@ tr -d '\r' <"$LOGS/serial-deb-boot-$flavour.log" | grep -q "^guest: $kver, " ||
 [ $rc = 0 ] || die "the tests failed on the installed package (kernel $kver)" "see the table above"
 
 say "dpkg -r $pkg"
+owned=$(chroot "$root" dpkg-query -L "$pkg")
 in_root "$root" "$log" dpkg -r "$pkg" || {
 	tail -20 "$log" >&2
 	die "dpkg -r $pkg failed (log: $log)"
 }
-for f in "boot/vmlinuz-$kver" "boot/initrd.img-$kver" "lib/modules/$kver"; do
-	[ ! -e "$root/$f" ] || die "dpkg -r $pkg left /$f behind" "ls $root/$(dirname "$f")"
+# Every file the package owned, and the initrd its hook wrote, must be
+# gone. depmod's output in /lib/modules/<version> is no package's:
+# bindeb-pkg's postrm leaves it (Debian's own kernel packages delete it).
+for f in $owned "/boot/initrd.img-$kver"; do
+	[ -d "$root$f" ] || [ ! -e "$root$f" ] || die "dpkg -r $pkg left $f behind" "ls $root$(dirname "$f")"
 done
+left=$(find "$root/lib/modules/$kver" -type f 2>/dev/null | wc -l)
+[ "$left" = 0 ] || warn "dpkg -r left $left files depmod generated in /lib/modules/$kver (no package owns them)"
 prev=$(newest)
 [ -n "$prev" ] && [ -f "$root/boot/initrd.img-$prev" ] ||
 	die "no kernel with an initrd is left in /boot after dpkg -r" "ls $root/boot"
