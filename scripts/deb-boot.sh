@@ -14,6 +14,7 @@
 #   DEB_PREVIOUS   the Debian kernel package installed first (linux-image-cloud-amd64)
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/debian-apt.sh"
 flavour=${DEB_FLAVOUR:-guest}
 previous=${DEB_PREVIOUS:-linux-image-cloud-amd64}
 suite=${ROOTFS_SUITE:-bookworm}
@@ -34,23 +35,6 @@ tests=$BUILD/initramfs.d
 # The Debian tree with initramfs-tools and the previous kernel: a copy of
 # make vm's tree, kept in $WORK_ROOT/rootfs/<suite>-deb.d.
 base=$WORK_ROOT/rootfs/$suite-deb.d
-mnt=()
-umount_all() {
-	local m
-	for m in "${mnt[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
-	mnt=()
-}
-trap umount_all EXIT
-# in_root DIR LOG CMD...: CMD in a chroot of DIR with /proc and /dev.
-in_root() {
-	local d=$1 log=$2 rc=0
-	shift 2
-	mount -t proc proc "$d/proc" && mnt+=("$d/proc")
-	mount --bind /dev "$d/dev" && mnt+=("$d/dev")
-	chroot "$d" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@" >>"$log" 2>&1 || rc=$?
-	umount_all
-	return $rc
-}
 if [ ! -d "$base" ]; then
 	"$TOP/scripts/mkrootfs.sh"
 	say "copying make vm's tree to $base (once)"
@@ -61,21 +45,9 @@ fi
 # What it needs beyond make vm's tree, installed with the tree's own apt
 # when missing: initramfs-tools, Debian's kernel, and ip(8), with which
 # the init brings up the loopback device (test_memcg_sock uses it).
-want="initramfs-tools iproute2 $previous"
-missing=$(for p in $want; do
-	chroot "$base" dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"
-done)
-if [ -n "$missing" ]; then
-	log=$LOGS/deb-boot-base.log
-	: >"$log"
-	say "installing into $base: $(echo $missing)"
-	in_root "$base" "$log" apt-get -q update &&
-	in_root "$base" "$log" apt-get -q install -y --no-install-recommends $missing || {
-		tail -20 "$log" >&2
-		die "could not install $(echo $missing) in $base (log: $log)" "check the mirror, then: make deb-boot"
-	}
-	rm -rf "$base"/var/cache/apt/archives/*.deb
-fi
+# shellcheck disable=SC2086
+root_install "$base" "$LOGS/deb-boot-base.log" "check the mirror, then: make deb-boot" \
+	initramfs-tools iproute2 $previous
 
 run=$WORK/deb-boot
 root=$run/root.d

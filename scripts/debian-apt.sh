@@ -149,3 +149,47 @@ apt_private_source() {
 	dsc=$(ls "$dir/${pkg}"_*.dsc 2>/dev/null | head -1)
 	[ -n "$dsc" ] || die "apt-get source left no ${pkg}_*.dsc in $dir" "ls $dir"
 }
+
+# in_root DIR LOG CMD...: CMD in a chroot of the Debian tree DIR with
+# /proc and /dev mounted (a kernel package's postinst runs
+# initramfs-tools), its output appended to LOG. The mounts go when it
+# returns; the EXIT trap takes them down if the script dies meanwhile.
+root_mounts=()
+root_umount() {
+	local m
+	for m in "${root_mounts[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+	root_mounts=()
+}
+in_root() {
+	local d=$1 log=$2 rc=0
+	shift 2
+	trap root_umount EXIT
+	mount -t proc proc "$d/proc" && root_mounts+=("$d/proc")
+	mount --bind /dev "$d/dev" && root_mounts+=("$d/dev")
+	chroot "$d" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@" >>"$log" 2>&1 || rc=$?
+	root_umount
+	trap - EXIT
+	return $rc
+}
+
+# root_install DIR LOG NEXT PKG...: install those of the PKGs the Debian
+# tree DIR lacks with its own apt (a tree made before a package joined a
+# list gets it this way); dies naming LOG and NEXT, the command to run
+# after fixing the cause.
+root_install() {
+	local dir=$1 log=$2 next=$3 p missing
+	shift 3
+	missing=$(for p in "$@"; do
+		chroot "$dir" dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"
+	done)
+	[ -n "$missing" ] || return 0
+	say "installing into $dir: $(echo $missing)"
+	: >"$log"
+	# shellcheck disable=SC2086
+	in_root "$dir" "$log" apt-get -q update &&
+	in_root "$dir" "$log" apt-get -q install -y --no-install-recommends $missing || {
+		tail -20 "$log" >&2
+		die "apt-get install $(echo $missing) in $dir failed (log: $log)" "$next"
+	}
+	rm -rf "$dir"/var/cache/apt/archives/*.deb
+}

@@ -39,20 +39,9 @@ if [ "${ROOTFS_REBUILD:-0}" = 1 ] || [ ! -f "$dir/.complete" ]; then
 else
 	say "cached Debian root file system: $dir (ROOTFS_REBUILD=1 makes it again)"
 fi
-# A cached tree from before a package joined the list gets it with the
-# tree's own apt.
-missing=$(for p in $packages; do
-	chroot "$dir" dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"
-done)
-if [ -n "$missing" ]; then
-	say "installing into $dir: $(echo $missing)"
-	{ chroot "$dir" apt-get -q update && chroot "$dir" env DEBIAN_FRONTEND=noninteractive \
-		apt-get -q install -y --no-install-recommends $missing; } >"$LOGS/rootfs-apt.log" 2>&1 ||
-		{ tail -20 "$LOGS/rootfs-apt.log" >&2
-		  die "apt-get install $(echo $missing) in $dir failed (log: $LOGS/rootfs-apt.log)" \
-			"make vm ROOTFS=debian ROOTFS_REBUILD=1"; }
-	rm -rf "$dir"/var/cache/apt/archives/*.deb
-fi
+# A cached tree from before a package joined the list gets it now.
+# shellcheck disable=SC2086
+root_install "$dir" "$LOGS/rootfs-apt.log" "make vm ROOTFS=debian ROOTFS_REBUILD=1" $packages
 
 # The project's programs (the init is copied below).
 opt=$dir/opt/zswap-stack
