@@ -64,6 +64,7 @@ cp -a "$tests/tests" "$root/tests"
 cp "$tests/etc/tests.list" "$root/etc/tests.list"
 [ -f "$root/etc/hosts" ] || printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
 cp "$TOP/tests/guest/init" "$root/sbin/zswap-stack-init"
+install -m 755 "$TOP/tests/guest/zram-swap" "$root/usr/local/bin/"
 
 # newest: the newest kernel in /boot with its initrd, as a boot loader
 # would pick it.

@@ -330,6 +330,14 @@ check_settings() {
 		echo "error: $v=$x: $what" >&2
 		bad=1
 	done
+	case ${SWAP:-disk} in disk|zram) ;; *)
+		echo "error: SWAP=$SWAP: expected disk (the default: a virtio disk) or zram (/dev/zram0, zstd)" >&2
+		bad=1 ;;
+	esac
+	if [ "${SWAP:-disk}" = zram ] && [ -n "${SWAP_BPS:-}" ]; then
+		echo "error: SWAP_BPS=$SWAP_BPS throttles the swap disk, which SWAP=zram does not use" >&2
+		bad=1
+	fi
 	case ${ACCEL:-auto} in auto|kvm|tcg) ;; *)
 		echo "error: ACCEL=$ACCEL: expected auto (probe KVM, else TCG), kvm or tcg" >&2
 		bad=1 ;;

@@ -59,7 +59,7 @@ mkdir -p "$stage/tests/bin"
 for f in "$BUILD"/guest-bin/*; do
 	[ -e "$f" ] && cp "$f" "$stage/tests/bin/"
 done
-cp "$TOP/tests/guest/bench-run" "$stage/bin/bench-run"
+cp "$TOP/tests/guest/bench-run" "$TOP/tests/guest/zram-swap" "$stage/bin/"
 cp "$TOP/tests/bench/workloads.list" "$stage/etc/bench.list"
 
 # Fixed mtimes and order make the archive reproducible, so "unchanged"

@@ -54,7 +54,8 @@ cp "$TOP/tests/guest/bench-run" "$TOP/tests/bench/workloads.list" "$opt/"
 # /etc/bench.list) and, for make bench (ROOTFS_BENCH=1), the build
 # workload's sources.
 mkdir -p "$dir/usr/local/bin" "$dir/etc"
-install -m 755 "$TOP/tests/guest/bench-run" "$TOP/tests/guest/build-workload" "$dir/usr/local/bin/"
+install -m 755 "$TOP/tests/guest/bench-run" "$TOP/tests/guest/build-workload" \
+	"$TOP/tests/guest/zram-swap" "$dir/usr/local/bin/"
 cp "$TOP/tests/bench/debian.list" "$dir/etc/bench.list"
 [ "${ROOTFS_BENCH:-0}" != 1 ] || "$TOP/scripts/bench-src.sh" "$dir"
 cp -r "$TOP/tests/guest/tests" "$opt/tests"

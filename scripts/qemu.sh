@@ -8,6 +8,7 @@
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
 # back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024), SWAP_BPS
 # (bytes/s the swap disk is throttled to, e.g. 4194304 for a slow disk),
+# SWAP=zram (swap on /dev/zram0 of SWAP_MB, zstd, instead of the disk),
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters), RUN_NAME (log/result name),
@@ -72,7 +73,11 @@ truncate -s 1G "$scratch"
 machine=(qemu-system-x86_64 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}" -nodefaults -no-reboot
 	-drive "file=$swap,if=virtio,format=raw,cache=unsafe$throttle"
 	-drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
-cmdline="console=ttyS0 panic=-1 ${APPEND:-}"
+# SWAP=zram (checked by lib.sh): the guest's init swaps on zram0 instead;
+# the disk stays attached, unused.
+zram=
+[ "${SWAP:-disk}" = disk ] || zram=${SWAP_MB:-1024}M
+cmdline="console=ttyS0 panic=-1${zram:+ ksft.zram=$zram} ${APPEND:-}"
 # The debug kernel (KASAN inline) under TCG interprets ACPI's AML so
 # slowly that the PCI interrupt routing method (_PRT) runs past ACPICA's
 # 30 s loop timeout: the virtio devices get no interrupt ("no GSI") and
@@ -192,7 +197,7 @@ bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;
 *) die "unknown mode '$mode' (test, bench or shell)" ;;
 esac
 
-name=${RUN_NAME:-$TREE_TAG-$KCONFIG}
+name=${RUN_NAME:-$TREE_TAG-$KCONFIG${zram:+-zram}}
 log=$LOGS/serial-$name.log
 # The tests' TAP comes on the second serial port (ttyS1), the kernel's
 # console on the first.
@@ -200,6 +205,9 @@ tap=$LOGS/tap-$name.log
 [ "${QEMU_SHOW:-0}" = 1 ] ||
 	say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${VM_TIMEOUT:-2400}s); console: $log, TAP: $tap"
 run_logged "$log" "$tap" "$cmdline oops=panic $guest"
+[ -z "$zram" ] || grep -q '^swap: /dev/zram0 on' "$log" ||
+	die "SWAP=zram, but the guest did not swap on zram (console: $log)" \
+		"grep -n 'swap:\|zram' $log"
 # How long each test took, by the guest's clock.
 times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"

@@ -837,7 +837,9 @@ mkfakeqemu() {
 		exec sleep 600
 	fi
 	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
-	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s' '<<< ksft-guest-done >>>' >"$log"
+	: >"$log"
+	case "$*" in *ksft.zram=*) [ "${FAKE_NOZRAM:-0}" = 1 ] || echo 'swap: /dev/zram0 on (zstd)' >"$log" ;; esac
+	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s' '<<< ksft-guest-done >>>' >>"$log"
 	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: t' '# 1..1' '# ok 1 t_one' \
 		'ok 1 selftests: cgroup: t' >"$tap"
 	FAKE
@@ -858,6 +860,24 @@ t_swap_bps_throttles_the_swap_disk_or_is_refused() {
 	expect_rc 0 || return 1
 	grep -q '^file=.*/swap-.*,throttling.bps-total=4194304$' "$T/qemu-args" ||
 		fail "the swap drive was not throttled: $(grep swap- "$T/qemu-args")"
+}
+
+# SWAP=zram: the guest's init is told to swap on zram, the run has its own
+# logs, and a guest that did not swap on zram fails it.
+t_swap_zram_reaches_the_guest_or_is_refused() {
+	mkfakeqemu
+	qemu_run ACCEL=tcg SWAP=ram
+	expect_rc 1 && expect_out 'error: SWAP=ram: expected disk .* or zram' || return 1
+	qemu_run ACCEL=tcg SWAP=zram SWAP_BPS=4194304
+	expect_rc 1 && expect_out 'error: SWAP_BPS=4194304 throttles the swap disk, which SWAP=zram does not use' || return 1
+	qemu_run ACCEL=tcg SWAP=zram SWAP_MB=512 FAKE_ARGS="$T/zram-args"
+	expect_rc 0 && expect_out 'serial-pinned-default-zram.log' || return 1
+	grep -q 'ksft.zram=512M' "$T/zram-args" || fail "kernel command line: $(grep console= "$T/zram-args")" || return 1
+	qemu_run ACCEL=tcg SWAP=zram FAKE_NOZRAM=1
+	expect_rc 1 && expect_out 'SWAP=zram, but the guest did not swap on zram' || return 1
+	qemu_run ACCEL=tcg FAKE_ARGS="$T/disk-args"
+	expect_rc 0 || return 1
+	! grep -q 'ksft.zram' "$T/disk-args" || fail "ksft.zram= without SWAP=zram"
 }
 
 t_fuzz_minutes_and_seed_reach_the_guest_or_are_refused() {
