@@ -57,10 +57,11 @@ point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
 point_runs() {
 	local h
 	h=$({ echo "$PIN_PKG $PIN_VERSION $KCONFIG ${VM_MEM:-1024} ${VM_CPUS:-2} ${SWAP_MB:-1024} ${SWAP_BPS:-} ${APPEND:-}"
+		[ "${SWAP:-disk}" = disk ] || echo "swap=$SWAP"
 		for p in "${all[@]:0:$1}"; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
 		awk -v w="$2" '$1 == w' "$TOP"/tests/bench/*.list
 		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "$TOP"/tests/bench/*.c "$TOP"/tests/guest/bench-run \
-			"$TOP"/tests/guest/build-workload
+			"$TOP"/tests/guest/build-workload "$TOP"/tests/guest/zram-swap
 	} | sha1sum | cut -c1-10)
 	echo "$WORK_ROOT/bench-runs/$TREE/p$1-$h/$2"
 }
