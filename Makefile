@@ -137,6 +137,7 @@ help:
 #h     VM_MEM=MiB (1024) VM_CPUS=N (2) SWAP_MB=MiB (1024)
 #h     VM_TIMEOUT=s (2400)  hard limit of a run; VM_SILENCE=s (600) without output = hung
 #h     SWAP_BPS=bytes/s   throttle the guest's swap disk (a slow disk)
+#h     SWAP=zram          swap on /dev/zram0 (zstd, SWAP_MB) instead of the disk
 #h     TESTS=a,b          run only these tests (e.g. cgroup/test_zswap)
 #h     APPEND='...'       extra kernel parameters (e.g. ksft.swap_ssd=1)
 #h     KERNEL_IMAGE=FILE  boot another bzImage with this build's initramfs
