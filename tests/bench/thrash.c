@@ -3,12 +3,14 @@
  * thrash - swap/zswap thrash workload with data verification.
  *
  * Usage: thrash [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE]
- *               [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED]
+ *               [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED] [-T]
  *
  * Meant to run inside a memory cgroup smaller than the working set
  * (set up by the harness).  An anonymous MAP_PRIVATE buffer of SIZE_MIB
  * (default 256) is mapped with MADV_NOHUGEPAGE, so it is swapped as
- * base pages, and every page is written once (generation 0).
+ * base pages (with -T: MADV_HUGEPAGE, so that it is made of THPs, which
+ * the kernel may swap out and in as large folios), and every page is
+ * written once (generation 0).
  *
  * Page content is a pure function of (seed, page index, generation):
  * the first half of the page is pseudo-random 64-bit words, the second
@@ -115,7 +117,7 @@ static int parse_ul(const char *s, unsigned long max, unsigned long *out)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED]\n",
+		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED] [-T]\n",
 		prog);
 	exit(2);
 }
@@ -138,9 +140,9 @@ int main(int argc, char **argv)
 	char *buf;
 	double t0, t_fill;
 	struct rusage ru;
-	int opt;
+	int opt, advice = MADV_NOHUGEPAGE;
 
-	while ((opt = getopt(argc, argv, "s:p:r:w:H:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:r:w:H:S:T")) != -1) {
 		switch (opt) {
 		case 's':
 			if (parse_ul(optarg, 1UL << 24, &size_mib) || !size_mib)
@@ -166,6 +168,9 @@ int main(int argc, char **argv)
 			if (parse_ul(optarg, ~0UL, &seed_arg))
 				usage(argv[0]);
 			break;
+		case 'T':
+			advice = MADV_HUGEPAGE;
+			break;
 		default:
 			usage(argv[0]);
 		}
@@ -186,8 +191,8 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 2;
 	}
-	if (madvise(buf, npages * page_size, MADV_NOHUGEPAGE))
-		perror("madvise(MADV_NOHUGEPAGE)");	/* not fatal */
+	if (madvise(buf, npages * page_size, advice))
+		perror("madvise");	/* not fatal */
 	gens = calloc(npages, sizeof(*gens));
 	if (!gens) {
 		perror("calloc");
