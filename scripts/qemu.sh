@@ -212,6 +212,9 @@ run_logged "$log" "$tap" "$cmdline oops=panic $guest"
 times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
 export EXPECT_CPUS=${VM_CPUS:-2}
+# A zram run has known failures of its own: the tree's list is for the
+# default swap, a rotational disk.
+[ -z "$zram" ] || export KNOWN_FAILURES=${KNOWN_FAILURES:-$TREE_DIR/known-failures-zram.txt}
 if [ "$mode" = bench ]; then
 	exec "$TOP/scripts/results.sh" --kernel-only "$log"
 fi

@@ -152,8 +152,8 @@ pass=$(count pass) fail=$(count fail) skip=$(count skip)
 xfail=$(count xfail) xpass=$(count xpass)
 echo "==> results ($out):"
 awk -F'\t' '{ printf "    %-5s %s:%s%s\n", toupper($3), $1, $2, ($4 == "" ? "" : "  (" $4 ")") }' "$out"
-[ "$xfail" = 0 ] || echo "known failures: $xfail (reasons in patches/$TREE/known-failures.txt, not counted as passed)"
-[ "$xpass" = 0 ] || echo "known failures that passed: $xpass (update patches/$TREE/known-failures.txt)"
+[ "$xfail" = 0 ] || echo "known failures: $xfail (reasons above, from ${known#"$TOP"/} and ${flaky#"$TOP"/}; not counted as passed)"
+[ "$xpass" = 0 ] || echo "known failures that passed: $xpass (update ${known#"$TOP"/})"
 total=$((pass + fail + skip + xfail + xpass))
 [ "$total" -gt 0 ] || { echo "==> no kselftest result found in $log" >&2; bad=1; }
 [ "$fail" = 0 ] || bad=1
