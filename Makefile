@@ -160,5 +160,7 @@ help:
 #h     DEB_PREVIOUS=pkg   make deb-boot: Debian's kernel installed before ours (linux-image-cloud-amd64)
 #h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
 #h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
+#h   CI (.ci/run)
+#h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1500)
 #h
 #h Exit status: 0 on success; through make a failure is 2 (the script's own is 1).
