@@ -157,6 +157,8 @@ help:
 #h   Packages and mail
 #h     DEB_FLAVOUR=F      make deb: Debian's config flavour (amd64_none_amd64; amd64_none_cloud-amd64),
 #h                        or guest (the project's own config; make deb-boot's default)
+#h     DEB_CONFIG_VERSION=v  make deb: Debian's config of this build of linux-config-X.Y (default: the pin's,
+#h                        or another build of its release when the archive dropped it)
 #h     DEB_PREVIOUS=pkg   make deb-boot: Debian's kernel installed before ours (linux-image-cloud-amd64)
 #h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
 #h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources

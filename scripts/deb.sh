@@ -2,9 +2,10 @@
 # make deb: installable Debian packages of the patched kernel, built with
 # the kernel's bindeb-pkg in $WORK/build/<tree>-deb-<flavour>/ (O=), the
 # .debs in $WORK/deb/<flavour>/. The config is Debian's own for the pinned
-# version (package linux-config-X.Y of the tree, fetched with apt: config.<flavour>.xz,
-# flavour amd64_none_amd64 by default, DEB_FLAVOUR=amd64_none_cloud-amd64
-# for the smaller cloud kernel), with kernel-config/zswap-memcg.config on
+# version (package linux-config-X.Y of the tree, fetched with apt:
+# config.<flavour>.xz, flavour amd64_none_amd64 by default,
+# DEB_FLAVOUR=amd64_none_cloud-amd64 for the smaller cloud kernel;
+# DEB_CONFIG_VERSION= another build), with kernel-config/zswap-memcg.config on
 # top, no debug info and no signing keys from Debian's build. The local
 # version names the series: -zswap-stack-<N patches>-<hash of the series>.
 # DEB_FLAVOUR=guest packages the project's own minimal guest config
@@ -60,17 +61,37 @@ else
 	# Debian's configs of the pinned version: linux-config-X.Y, fetched
 	# with apt's private lists like the tree itself.
 	cfgpkg=${PIN_PKG/source/config}
-	cfgdir=$WORK_ROOT/$cfgpkg-$PIN_VERSION
+	cfgver=${DEB_CONFIG_VERSION:-$PIN_VERSION}
+	cfgdir=$WORK_ROOT/$cfgpkg-$cfgver
+	if [ ! -d "$cfgdir/usr/src/$cfgpkg" ] && [ -z "${DEB_CONFIG_VERSION:-}" ]; then
+		# the other build of the same release an earlier make deb took (below)
+		d=$(ls -d "$WORK_ROOT/$cfgpkg-${PIN_VERSION%%-*}"-*/usr/src/"$cfgpkg" 2>/dev/null | grep -v '\.tmp/' | head -1)
+		[ -z "$d" ] || { cfgdir=${d%/usr/src/*}; cfgver=${cfgdir##*/"$cfgpkg"-}; }
+	fi
 	if [ ! -d "$cfgdir/usr/src/$cfgpkg" ]; then
 		. "$TOP/scripts/debian-apt.sh"
 		mapfile -t suites < <(tree_suites)
-		apt_private_fetch "$cfgpkg" "$PIN_VERSION" "${suites[@]}"
+		apt_private_update "${suites[@]}"
+		# linux-config is built per architecture, and the archive keeps
+		# only the newest build of those: the pinned one can be gone while
+		# its linux-source (arch all) is still there. Then take the same
+		# upstream release's config from another suite (6.12.117-1 for
+		# 6.12.117-1~deb12u1: the same source, built for the next Debian).
+		if [ -z "${DEB_CONFIG_VERSION:-}" ] && ! offered "$cfgpkg" "$cfgver"; then
+			alt=$(on_offer "$cfgpkg" | awk -v u="${PIN_VERSION%%-*}" 'index($1, u "-") == 1 { print $1; exit }')
+			[ -n "$alt" ] || die "$cfgpkg $cfgver is not offered, nor another build of ${PIN_VERSION%%-*}; on offer: $(offer_list "$cfgpkg")" \
+				"make deb DEB_CONFIG_VERSION=<one of them>   (a config of another release: say so when you report)"
+			say "$cfgpkg $cfgver is gone from the archive; using $alt, the same upstream release's config"
+			cfgver=$alt
+			cfgdir=$WORK_ROOT/$cfgpkg-$cfgver
+		fi
+		apt_private_fetch "$cfgpkg" "$cfgver" "${suites[@]}"
 		rm -rf "$cfgdir.tmp"
 		dpkg-deb -x "$deb" "$cfgdir.tmp" || die "could not unpack $deb"
 		mv "$cfgdir.tmp" "$cfgdir"
 	fi
 	src=$cfgdir/usr/src/$cfgpkg/config.$flavour.xz
-	[ -f "$src" ] || die "no config.$flavour.xz in $cfgpkg $PIN_VERSION" "ls $cfgdir/usr/src/$cfgpkg/   # the flavours"
+	[ -f "$src" ] || die "no config.$flavour.xz in $cfgpkg $cfgver" "ls $cfgdir/usr/src/$cfgpkg/   # the flavours"
 	xz -dc "$src" >"$out/.config.base"
 	# Debian's build signs with keys that are not here; BTF needs pahole
 	# and debug info, which take hours more.

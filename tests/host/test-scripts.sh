@@ -452,6 +452,31 @@ t_pin_gone_from_the_archive_then_repin() {
 	expect_rc 0 && expect_out 'pinned tree present'
 }
 
+# make deb: the archive keeps only the newest build of linux-config (it is
+# per architecture); a pinned build that is gone is replaced by another
+# build of the same upstream release, said so; with none, the run stops
+# and names DEB_CONFIG_VERSION=.
+t_deb_config_of_a_gone_build_takes_its_release() {
+	command -v dpkg-deb >/dev/null && command -v dpkg-buildpackage >/dev/null &&
+		[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		{ echo "SKIP: needs dpkg-dev and debian-archive-keyring"; return 0; }
+	fakeapt
+	mktree
+	local e=(env PATH="$T/fakebin:$PATH" FAKE_OFFER="$T/offer" DEBIAN_MIRROR=http://mirror.invalid/debian
+		DEBIAN_SECURITY_MIRROR=http://mirror.invalid/debian-security TREE=6.12 KERNEL_SRC="$T/tree"
+		PATCHES="$T/p" WORK_ROOT="$T/dw" DEB_FLAVOUR=amd64_none_cloud-amd64)
+	printf '6.12.118-1~deb12u1 bookworm-security\n6.12.117-1 trixie\n' >"$T/offer"
+	# The fake package has no config.*.xz: the run stops there, after
+	# the choice.
+	run "${e[@]}" "$S/deb.sh"
+	expect_rc 1 && expect_out 'linux-config-6.12 6.12.117-1~deb12u1 is gone from the archive; using 6.12.117-1,' &&
+		expect_out 'no config.amd64_none_cloud-amd64.xz in linux-config-6.12 6.12.117-1' || return 1
+	printf '6.12.118-1~deb12u1 bookworm-security\n' >"$T/offer"
+	run "${e[@]}" WORK_ROOT="$T/dw2" "$S/deb.sh"
+	expect_rc 1 && expect_out 'linux-config-6.12 6.12.117-1~deb12u1 is not offered, nor another build of 6.12.117; on offer: 6.12.118-1~deb12u1 \(bookworm-security\)' &&
+		expect_out 'next: make deb DEB_CONFIG_VERSION='
+}
+
 # check-apply-others: each other Debian build fetched, only the touched
 # files extracted, a table per version and a patch x version table.
 t_check_apply_others_table_per_version() {
