@@ -93,16 +93,16 @@ else
 	src=$cfgdir/usr/src/$cfgpkg/config.$flavour.xz
 	[ -f "$src" ] || die "no config.$flavour.xz in $cfgpkg $cfgver" "ls $cfgdir/usr/src/$cfgpkg/   # the flavours"
 	xz -dc "$src" >"$out/.config.base"
-	# Debian's build signs with keys that are not here; BTF needs pahole
-	# and debug info, which take hours more.
-	cat >"$out/.config.extra" <<-'EOF'
-	CONFIG_SYSTEM_TRUSTED_KEYS=""
-	CONFIG_SYSTEM_REVOCATION_KEYS=""
-	CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"
-	CONFIG_DEBUG_INFO_NONE=y
-	CONFIG_DEBUG_INFO_DWARF5=n
-	CONFIG_DEBUG_INFO_BTF=n
-	EOF
+	# Debian's build signs with keys that are not here: each key file
+	# the config names is replaced (only those it sets: the merge checks
+	# that every line it is given survives). No debug info, which takes
+	# hours more; BTF and the DWARF choices go with it.
+	{
+		for k in SYSTEM_TRUSTED_KEYS=\"\" SYSTEM_REVOCATION_KEYS=\"\" MODULE_SIG_KEY=\"certs/signing_key.pem\"; do
+			! grep -q "^CONFIG_${k%%=*}=" "$out/.config.base" || echo "CONFIG_$k"
+		done
+		echo CONFIG_DEBUG_INFO_NONE=y
+	} >"$out/.config.extra"
 fi
 # The project's options on Debian's config, merged and checked as make
 # config does (lib.sh merge_fragments: every option must survive).
