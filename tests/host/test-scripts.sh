@@ -395,8 +395,11 @@ t_full_disk_for_the_tree_leaves_nothing_half_extracted() {
 
 # A fake apt for the pinned package: apt-cache madison offers the
 # versions in $T/offer ("VERSION SUITE" lines); apt-get download builds a
-# linux-source .deb around a small tree of that version.
+# linux-source .deb around a small tree of that version. False, with a
+# SKIP line, where the real apt parts it needs are missing.
 fakeapt() {
+	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 1; }
 	mkdir -p "$T/fakebin"
 	cat >"$T/fakebin/apt-cache" <<-'EOF'
 	#!/bin/sh
@@ -427,9 +430,7 @@ Description: fake
 }
 
 t_pin_gone_from_the_archive_then_repin() {
-	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
-		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 0; }
-	fakeapt
+	fakeapt || return 0
 	printf '6.12.119-1~deb12u1 bookworm-security\n6.12.118-1 bookworm\n' >"$T/offer"
 	cp "$TOP/patches/6.12/tree.env" "$T/tree.env"
 	local e=(env PATH="$T/fakebin:$PATH" FAKE_OFFER="$T/offer" DEBIAN_MIRROR=http://mirror.invalid/debian
@@ -457,9 +458,7 @@ t_pin_gone_from_the_archive_then_repin() {
 # build of the same upstream release, said so; with none, the run stops
 # and names DEB_CONFIG_VERSION=.
 t_deb_config_of_a_gone_build_takes_its_release() {
-	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
-		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 0; }
-	fakeapt
+	fakeapt || return 0
 	# deb.sh checks for the packaging tools first; the run stops before
 	# it would use them.
 	printf '#!/bin/sh\nexit 1\n' >"$T/fakebin/dpkg-buildpackage"
@@ -484,9 +483,7 @@ t_deb_config_of_a_gone_build_takes_its_release() {
 # check-apply-others: each other Debian build fetched, only the touched
 # files extracted, a table per version and a patch x version table.
 t_check_apply_others_table_per_version() {
-	command -v dpkg-deb >/dev/null && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
-		{ echo "SKIP: needs dpkg-deb and debian-archive-keyring"; return 0; }
-	fakeapt
+	fakeapt || return 0
 	mktree
 	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
 	sed 's/a_line_5;/a_line_5_moved;/' "$T/tree/mm/a.c" >"$T/a-moved.c"
