@@ -27,13 +27,30 @@ fi
 mail=$PATCHES/$P
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The tree's diff of the patch, in git's form.
-q diff -p ab --no-index --no-timestamps --sort -P "$P" >"$tmp/quilt.diff"
-awk '/^--- / { f = $2; sub(/^a\//, "", f) }
-	/^\+\+\+ / && f == "/dev/null" { f = $2; sub(/^b\//, "", f) }
-	/^--- / { held = $0; next }
-	held != "" { printf "diff --git a/%s b/%s\n%s\n", f, f, held; held = "" }
-	{ print }' "$tmp/quilt.diff" >"$tmp/diff"
+# The tree's diff of the patch, as git format-patch writes it: the files
+# before the patch (quilt's backups; an empty one is a file the patch
+# creates) and after it, as two trees of a scratch repository, compared
+# with the tree's .gitattributes (function context of C hunks), index
+# lines and modes.
+g() { git -C "$tmp/g" -c core.abbrev=7 -c diff.noprefix=false \
+	-c diff.mnemonicPrefix=false -c color.ui=never "$@"; }
+git init -q "$tmp/g"
+[ ! -f "$KERNEL_SRC/.gitattributes" ] || cp "$KERNEL_SRC/.gitattributes" "$tmp/g/.git/info/attributes"
+q files "$P" >"$tmp/files"
+# take DIR: the patch's files that exist in DIR, as the scratch tree
+take() {
+	local f
+	find "$tmp/g" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+	while IFS= read -r f; do
+		[ -s "$1/$f" ] || [ "$1" = "$KERNEL_SRC" -a -e "$1/$f" ] || continue
+		mkdir -p "$tmp/g/$(dirname "$f")"
+		cp -p "$1/$f" "$tmp/g/$f"
+	done <"$tmp/files"
+	g add -A && g write-tree
+}
+old=$(take "$KERNEL_SRC/.pc/$P")
+new=$(take "$KERNEL_SRC")
+g diff "$old" "$new" >"$tmp/diff"
 [ -s "$tmp/diff" ] || die "quilt has an empty diff for $P in $KERNEL_SRC" "is it applied? cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt files"
 git apply --check --reverse --directory=. "$tmp/diff" 2>/dev/null ||
 	(cd "$KERNEL_SRC" && git apply --check --reverse "$tmp/diff") ||
@@ -51,7 +68,7 @@ awk '/^-- $/ { s = 1 } s' "$mail" >"$tmp/sig"
 [ -s "$tmp/sig" ] || printf -- '-- \n%s\n' "$(git --version | sed 's/^git version //')" >"$tmp/sig"
 {
 	cat "$tmp/head"
-	git apply --stat "$tmp/diff" | sed 's/^/ /; s/^  / /'
+	g diff --stat=72 --summary "$old" "$new"
 	echo
 	cat "$tmp/diff"
 	cat "$tmp/sig"

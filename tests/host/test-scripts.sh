@@ -190,6 +190,39 @@ t_fix_by_hand_then_refresh_keeps_the_mail_format() {
 	expect_out "quilt's format"
 }
 
+# A mail git format-patch wrote (index lines, function context from the
+# tree's .gitattributes, a new executable file) comes back from make
+# refresh byte for byte when nothing was changed, and a fix by hand gets
+# the index line of the new file.
+t_refresh_keeps_git_format_patch_output() {
+	mktree
+	printf '%s\n' '*.[ch] diff=cpp' >"$T/tree/.gitattributes"
+	{ echo 'static int f(void)'; echo '{'; seq 1 12 | sed 's/.*/\tint x&;/'; echo '}'; } >"$T/tree/mm/c.c"
+	rm -rf "$T/g"; cp -a "$T/tree" "$T/g"
+	local git="git -C $T/g -c user.name=Test -c user.email=test@example.org -c core.abbrev=7"
+	$git init -q && $git add -A && $git commit -qm base || return 1
+	sed -i 's/int x9;/int x9_y;/' "$T/g/mm/c.c"
+	mkdir "$T/g/tools"; printf '#!/bin/sh\necho t\n' >"$T/g/tools/t.sh"; chmod 755 "$T/g/tools/t.sh"
+	$git add -A && $git commit -qm 'mm: change f' && $git format-patch -q --stdout -1 >"$T/p/0001-c.patch" || return 1
+	grep -q '^@@ .* @@ static int f(void)$' "$T/p/0001-c.patch" &&
+		grep -q '^create mode 100755 tools/t.sh$\|^ create mode 100755 tools/t.sh$' "$T/p/0001-c.patch" ||
+		{ out=$(cat "$T/p/0001-c.patch"); fail "format-patch wrote no function context or mode"; return 1; }
+	echo 0001-c.patch >"$T/p/series"
+	cp "$T/p/0001-c.patch" "$T/want"
+	apply; expect_rc 0 || return 1
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0001-c.patch "$S/refresh-patch.sh"
+	expect_rc 0 && expect_out '0001-c.patch unchanged' || { out="$out
+$(diff "$T/want" "$T/p/0001-c.patch")"; fail "the mail changed"; return 1; }
+	sed -i 's/int x11;/int x11_z;/' "$T/tree/mm/c.c"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0001-c.patch "$S/refresh-patch.sh"
+	expect_rc 0 && expect_out 'rewritten from the tree: 2 file' || return 1
+	local h; h=$(git hash-object "$T/tree/mm/c.c" | cut -c1-7)
+	grep -q "^index [0-9a-f]\{7\}\.\.$h 100644\$" "$T/p/0001-c.patch" &&
+		grep -q '^+	int x11_z;$' "$T/p/0001-c.patch" &&
+		grep -q '^ mm/c.c     | 4 ++--$' "$T/p/0001-c.patch" ||
+		{ out=$(cat "$T/p/0001-c.patch"); fail "no index line with the new file's hash, or a wrong diffstat"; return 1; }
+}
+
 # The state a Ctrl-C in the middle of "quilt push" leaves: the patch's
 # backups in .pc/, the patch not recorded, its files partly changed.
 t_interrupted_push_is_rolled_back_and_redone() {
