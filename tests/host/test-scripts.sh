@@ -9,7 +9,13 @@ S=$TOP/scripts
 # The tree's pinned source (TREE=, default 7.3) and its top directory.
 read -r PIN_SRC PIN_TOPDIR < <(bash -c '. "$1/lib.sh"; echo "$KERNEL_SRC $PIN_TOPDIR"' _ "$S")
 REAL_TREE=${KERNEL_SRC:-$PIN_SRC}
-unset KERNEL_SRC PATCHES BUILD
+# The user's make variables (make test KCONFIG=debug SWAP=zram ...: every
+# one make help lists) reach this script through the environment; each
+# case sets what it tests. Only TREE stays: it picks the real tree.
+for v in $(sed -n 's/^#h //p' "$TOP/Makefile" | grep -oE '\b[A-Z][A-Z0-9_]{2,}=' | tr -d = | sort -u); do
+	[ "$v" = TREE ] || unset "$v"
+done
+unset PATCHES BUILD
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -597,6 +603,15 @@ t_make_help_lists_every_variable_the_readme_names() {
 	for v in deps tree series config build initramfs kselftests host-tests lint; do
 		expect_out "^  $v +[a-z]" || return 1
 	done
+}
+
+# make test KCONFIG=debug (or SWAP=zram, VM_MEM=) runs these tests with the
+# variable set: the cases that look at a guest's names and settings must
+# not see it.
+t_make_variables_do_not_reach_the_cases() {
+	run env KCONFIG=debug SWAP=zram VM_MEM=2048 VM_CPUS=3 TESTS=x/y APPEND=z \
+		bash "$0" '^t_(one_launcher_for_every_mode|swap_zram_reaches_the_guest_or_is_refused)$'
+	expect_rc 0 && expect_out '^2 passed, 0 failed, 0 skipped$'
 }
 
 t_lint_rejects_incomplete_mails() {
