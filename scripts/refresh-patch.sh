@@ -2,10 +2,9 @@
 # make refresh P=NAME: write the topmost applied patch of the tree back to
 # patches/TREE/NAME as a mail, after it was fixed by hand in the tree
 # (quilt push -f, edit, as apply-series.sh's advice says). The mail keeps
-# its header, changelog and signature; its diff is the tree's (quilt diff,
-# a/ b/ paths, git's "diff --git" lines, no Index: or timestamps) and its
-# diffstat is computed from that diff. quilt refresh is run too, so the
-# next make series finds the tree and the series in agreement.
+# its header, changelog and signature; its diff and diffstat are the
+# tree's, as git format-patch writes them (below). quilt refresh is run
+# too, so the next make series finds the tree and the series in agreement.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need quilt git
@@ -51,7 +50,7 @@ take() {
 old=$(take "$KERNEL_SRC/.pc/$P")
 new=$(take "$KERNEL_SRC")
 g diff "$old" "$new" >"$tmp/diff"
-[ -s "$tmp/diff" ] || die "quilt has an empty diff for $P in $KERNEL_SRC" "is it applied? cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt files"
+[ -s "$tmp/diff" ] || die "the diff of $P in $KERNEL_SRC is empty" "is it applied? cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt files"
 git apply --check --reverse --directory=. "$tmp/diff" 2>/dev/null ||
 	(cd "$KERNEL_SRC" && git apply --check --reverse "$tmp/diff") ||
 	die "the rewritten diff of $P does not match the tree" "report this; the mail is unchanged"
