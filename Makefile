@@ -12,7 +12,7 @@ TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
-.PHONY: all test vm bench check-series soak fuzz check-apply outgoing deb deb-boot refresh repin clean-tree help deps tree series config build initramfs \
+.PHONY: all test vm bench check-series soak fuzz check-apply origins outgoing deb deb-boot refresh repin clean-tree help deps tree series config build initramfs \
 	kselftests host-tests lint clean distclean
 
 ## make            build the patched kernel, boot it, run the kselftests
@@ -54,7 +54,11 @@ check-apply:
 	else scripts/pipeline.sh tree && rc=0 && { scripts/check-apply.sh || rc=1; } && \
 		{ scripts/check-apply-others.sh --others || rc=1; } && exit $$rc; fi
 
-## make outgoing     mail-ready postings per group in work/outgoing/ (VERSION=, SENDER=)
+## make origins      each patch's origin, upstream status and what make outgoing does with it
+origins:
+	@scripts/origins.sh
+
+## make outgoing     what goes upstream, by origin, in work/TREE/outgoing/ (VERSION=, SENDER=)
 outgoing:
 	@$(RUN) deps tree
 	@scripts/outgoing.sh
@@ -121,7 +125,7 @@ help:
 #h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
 #h   kselftests  boot the kernel in QEMU, run the tests, print the results table
 #h   host-tests  the scripts' own tests (tests/host/test-scripts.sh), no kernel needed
-#h   lint        each patch mail's form and checkpatch.pl --strict
+#h   lint        each patch mail's form, its origin fields (DEP-3) and checkpatch.pl --strict
 #h
 #h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):
 #h   Tree and build

@@ -1,10 +1,12 @@
 #!/bin/bash
 # Series checks, per patch: a complete format-patch mail (From, Subject,
-# changelog, Signed-off-by, diffstat) and checkpatch.pl --strict from the
+# changelog, Signed-off-by, diffstat), its origin and upstream status
+# (DEP-3 fields, scripts/dep3.sh) and checkpatch.pl --strict from the
 # tree, clean. Zero fuzz is enforced by apply-series.sh (quilt --fuzz=0),
 # which must have run first. Prints TAP and a closing count line.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/dep3.sh"
 [ -x "$KERNEL_SRC/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
 series_load
 want=("${SERIES[@]}")
@@ -15,7 +17,7 @@ applied=0
 
 pass=0 fail=0 i=0
 echo "TAP version 13"
-echo "1..$((${#want[@]} * 2))"
+echo "1..$((${#want[@]} * 3))"
 for p in "${want[@]}"; do
 	f=$PATCHES/$p
 	why=
@@ -31,6 +33,11 @@ for p in "${want[@]}"; do
 	i=$((i + 1))
 	if [ -z "$why" ]; then echo "ok $i $p: mail format"; pass=$((pass + 1))
 	else echo "not ok $i $p: mail format:$why"; fail=$((fail + 1)); fi
+
+	i=$((i + 1))
+	why=$(dep3_problems "$f" | paste -sd';')
+	if [ -z "$why" ]; then echo "ok $i $p: origin ($(dep3_status "$f"))"; pass=$((pass + 1))
+	else echo "not ok $i $p: origin: $why"; fail=$((fail + 1)); fi
 
 	i=$((i + 1))
 	if out=$(checkpatch_strict "$KERNEL_SRC" "$f"); then
