@@ -1,34 +1,45 @@
 #!/bin/bash
-# Mail-ready postings of the series, one per patch group (make outgoing).
+# What goes upstream from TREE's series (make outgoing), group by group,
+# decided by each patch's origin (DEP-3 fields, scripts/dep3.sh):
+#   post       every patch is the project's own: a git format-patch
+#              series with a cover letter "[PATCH vN 0/M] <summary>"
+#   reply      the group ports someone else's posting still in review:
+#              that is never re-posted. A reply on the posting's thread
+#              (In-Reply-To its Message-ID, from Origin's lore URL) with
+#              the project's results of the port, and the project's own
+#              patches of the group (its kselftest) on top, in the same
+#              thread, the posting's author on Cc
+#   follow-up  the ported series is queued upstream: the same, without
+#              the queued patches
+#   none       nothing of the group is ours to send
+# It prints that plan first, then writes $WORK/outgoing/<group>/. Every
+# patch mail must pass the tree's checkpatch.pl --strict; at the end the
+# mails are applied with git am, the ported patches (as carried) in
+# between, to a fresh clone of the base, and must give the series.
 #
-# For each group (a directory under patches/, in series order) writes
-# $WORK/outgoing/<group>/ : a git format-patch series with a cover letter
-# "[PATCH vN 0/M] <summary>" (no "vN" for N=1, as the kernel does),
-# To:/Cc: from the tree's get_maintainer.pl, and base-commit: (plus, for
-# groups after the first, prerequisite-patch-id: lines naming the groups
-# below it). Every mail but the cover letters must pass the tree's
-# checkpatch.pl --strict; at the end all mails are applied with git am to
-# a fresh clone of the base commit, and the result must be the series.
-#
-# The cover letter of a group comes from patches/<group>/cover.txt:
-#   Subject: <one-line summary, ASCII>
+# patches/<group>/cover.txt is the cover letter, or the reply:
+#   Subject: <summary, ASCII>     (a reply: "Re: <the posting's subject>")
+#   To: Name <email>              (a reply: the posting's author; optional)
 #   <empty line>
-#   <body, copied as is: summary paragraph(s); the A/B table, under a
-#    line starting "A/B"; from v2 on a "Changes since v<N-1>" section>
+#   <body, copied as is: what it does or what we ran; the results under a
+#    line starting "A/B"; a post from v2 on: "Changes since v<N-1>">
 #
-# The base commit is a git import of the pinned tarball, made once into
-# $WORK/outgoing-base.git with a fixed author, date and message, so its id
-# is the same on every machine. The groups are applied on it with git am,
-# in series order, each on the one before.
+# The base is the release tree.env names (BASE_NAME, e.g. v7.3.4: the
+# orig tarball of Debian's source package, scripts/fetch-base.sh); when
+# the archive does not serve it, the pinned Debian tree, and the mails say
+# so. It is imported once into $WORK/outgoing-base.git with a fixed
+# author, date and message, so its id is the same on every machine.
 #
-# VERSION=N    reroll count (default 1)
+# VERSION=N    reroll count of the posts (default 1)
 # PREFIX=RFC   subject prefix (default PATCH; e.g. "RFC PATCH")
 # SENDER='Name <email>'  the person who sends: becomes the author of the
-#              project's patches (whose author, the project identity, is
-#              not a person and cannot sign the DCO), and adds their
-#              Signed-off-by. Without it the mails are for review only.
+#              project's own patches (whose author, the project identity,
+#              is not a person and cannot sign the DCO) and of the
+#              replies, and adds their Signed-off-by to the project's
+#              patches only. Without it the mails are for review only.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/dep3.sh"
 S=$TOP/scripts
 need git perl tar xz
 
@@ -65,12 +76,12 @@ GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL%>}
 mkdir -p "$WORK"
 lock "$WORK/.outgoing.lock" "make outgoing in $WORK"
 
-# --- the groups and their cover letters --------------------------------
+# --- the groups, their origins and what goes out -------------------------
 series_load
 want=("${SERIES[@]}")
 [ ${#want[@]} -gt 0 ] || die "the series is empty: nothing to post"
 groups=()
-declare -A gpatches
+declare -A gpatches gkind gmsgid gposting
 for p in "${want[@]}"; do
 	g=${p%/*}
 	[ "$g" != "$p" ] || die "patch $p is in no group directory" "move it to patches/<group>/ and fix patches/series"
@@ -80,71 +91,137 @@ for p in "${want[@]}"; do
 		die "group $g is split in patches/series (its patches must be consecutive)" "reorder patches/series"
 	fi
 	gpatches[$g]="${gpatches[$g]:-} $p"
+	why=$(dep3_problems "$PATCHES/$p" | paste -sd';')
+	[ -z "$why" ] || die "$p: origin: $why" "fix its DEP-3 fields (make lint checks them; scripts/dep3.sh says what they mean)"
 done
+# own P: the patch is ours and for upstream
+own() { dep3_own "$PATCHES/$1" && [ "$(dep3 "$PATCHES/$1" Forwarded)" != not-needed ]; }
+sent=0
+for g in "${groups[@]}"; do
+	files=()
+	for p in ${gpatches[$g]}; do files+=("$PATCHES/$p"); done
+	gkind[$g]=$(dep3_group_kind "${files[@]}")
+	[ "${gkind[$g]}" = none ] || sent=$((sent + 1))
+	case ${gkind[$g]} in reply|follow-up)
+		# The thread: the posting its ports name (the one in review
+		# first); our patches come after every port.
+		seen_own=
+		for p in ${gpatches[$g]}; do
+			if own "$p"; then seen_own=$p; continue; fi
+			[ -z "$seen_own" ] || die "group $g: our patch $seen_own comes before the port $p" \
+				"order patches/$TREE/series so that the group's own patches (its kselftest) come after the ported ones"
+			# a reply answers the posting in review, not what it needs
+			# from upstream (queued already)
+			[ "${gkind[$g]}" != reply ] || [ -z "$(dep3 "$PATCHES/$p" Applied-Upstream)" ] || continue
+			[ -z "${gposting[$g]:-}" ] || continue
+			o=$(dep3 "$PATCHES/$p" Origin)
+			gposting[$g]=${o#*, }
+			gmsgid[$g]=$(dep3_msgid "$(dep3_url "$o")")
+		done ;;
+	esac
+done
+say "what goes upstream, group by group (make origins has it per patch):"
+for g in "${groups[@]}"; do
+	n_own=0 n_port=0
+	for p in ${gpatches[$g]}; do if own "$p"; then n_own=$((n_own + 1)); else n_port=$((n_port + 1)); fi; done
+	case ${gkind[$g]} in
+	post) echo "    $g: a new series of $n_own patch(es) with a cover letter: they are the project's own" ;;
+	reply) echo "    $g: a reply to ${gposting[$g]} with our results, and our $n_own patch(es) on top in its thread; its $n_port ported patch(es) are not re-posted (the posting is in review)" ;;
+	follow-up) echo "    $g: follow-ups in the thread of ${gposting[$g]}: a reply with our results and our $n_own patch(es); its $n_port ported patch(es) are not sent ($(dep3_status "$PATCHES/$(set -- ${gpatches[$g]}; echo "$1")"))" ;;
+	none) echo "    $g: nothing: no patch of it is ours to send" ;;
+	esac
+done
+
+[ $sent -gt 0 ] || die "nothing in the $TREE series is for upstream: every patch is Forwarded: not-needed or someone else's" \
+	"make origins TREE=$TREE shows each patch's origin; the mails to send come from TREE=7.3"
 
 T=$(mktemp -d "$WORK/.outgoing.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 missing=() bad=()
-declare -A gsubject
+declare -A gsubject gto
 for g in "${groups[@]}"; do
+	[ "${gkind[$g]}" != none ] || continue
 	c=$PATCHES/$g/cover.txt
 	if [ ! -f "$c" ]; then missing+=("$c"); continue; fi
 	s=$(sed -n '1s/^Subject: *//p' "$c")
 	why=
 	[ -n "$s" ] || why="$why line 1 is not 'Subject: <summary>';"
-	case $s in *'[PATCH'*|*'[RFC'*) why="$why the subject has a [PATCH ...] prefix (outgoing.sh adds it);" ;; esac
-	! printf '%s' "$s" | LC_ALL=C grep -q '[^ -~]' || why="$why the subject is not ASCII;"
-	[ -z "$(sed -n 2p "$c")" ] || why="$why line 2 is not empty;"
-	tail -n +3 "$c" | grep -q '[^[:space:]]' || why="$why no summary paragraph;"
-	tail -n +3 "$c" | grep -q '^A/B' || why="$why no A/B table (a line starting 'A/B', from make bench);"
-	if [ "$VERSION" -gt 1 ]; then
-		grep -q "^Changes since v$((VERSION - 1))" "$c" ||
-			why="$why no 'Changes since v$((VERSION - 1))' section (VERSION=$VERSION);"
+	hdr_end=$(awk 'NR > 1 && /^$/ { print NR; exit }' "$c")
+	[ -n "$hdr_end" ] || why="$why no empty line after the header;"
+	gto[$g]=$(sed -n "2,${hdr_end:-1}s/^To: *//p" "$c")
+	sed -n "2,${hdr_end:-1}p" "$c" | grep -vqE '^(To: .*)?$' && why="$why the header has lines other than Subject: and To:;"
+	if [ "${gkind[$g]}" = post ]; then
+		case $s in *'[PATCH'*|*'[RFC'*) why="$why the subject has a [PATCH ...] prefix (outgoing.sh adds it);" ;; esac
+		if [ "$VERSION" -gt 1 ]; then
+			grep -q "^Changes since v$((VERSION - 1))" "$c" ||
+				why="$why no 'Changes since v$((VERSION - 1))' section (VERSION=$VERSION);"
+		fi
+		! grep -qE '^Changes since v([0-9]+)' "$c" ||
+			[ "$(sed -nE 's/^Changes since v([0-9]+).*/\1/p' "$c" | sort -n | tail -1)" -lt "$VERSION" ] ||
+			why="$why a 'Changes since' section for v$VERSION or later (is VERSION=$VERSION right?);"
+	else
+		case $s in 'Re: '*) ;; *) why="$why a ${gkind[$g]} group's cover.txt is the reply: its subject is 'Re: <the posting's subject>';" ;; esac
 	fi
-	! grep -qE '^Changes since v([0-9]+)' "$c" ||
-		[ "$(sed -nE 's/^Changes since v([0-9]+).*/\1/p' "$c" | sort -n | tail -1)" -lt "$VERSION" ] ||
-		why="$why a 'Changes since' section for v$VERSION or later (is VERSION=$VERSION right?);"
+	! printf '%s' "$s" | LC_ALL=C grep -q '[^ -~]' || why="$why the subject is not ASCII;"
+	tail -n +"$((${hdr_end:-1} + 1))" "$c" | grep -q '[^[:space:]]' || why="$why no summary paragraph;"
+	tail -n +"$((${hdr_end:-1} + 1))" "$c" | grep -q '^A/B' || why="$why no A/B table (a line starting 'A/B', from make bench);"
 	! grep -qE 'MEASURED-RESULTS|TODO|XXX|FIXME|\*\*\* .* \*\*\*' "$c" || why="$why a placeholder (TODO/XXX/FIXME/MEASURED-RESULTS/*** ***);"
 	[ -z "$why" ] || bad+=("$c:$why")
 	gsubject[$g]=$s
 done
 [ ${#missing[@]} = 0 ] ||
 	die "missing cover letter file(s):$(printf '\n  %s' "${missing[@]}")" \
-		"write each as: 'Subject: <summary>', an empty line, the summary paragraph, the A/B table under a line starting 'A/B', and (from v2 on) 'Changes since v<N-1>:' (header of scripts/outgoing.sh)"
+		"write each as: 'Subject: <summary>' (a reply: 'Re: <posting's subject>', then 'To: <its author>'), an empty line, the summary paragraph, the A/B table under a line starting 'A/B', and (from v2 on) 'Changes since v<N-1>:' (header of scripts/outgoing.sh)"
 [ ${#bad[@]} = 0 ] || die "cover letter(s) not ready:$(printf '\n  %s' "${bad[@]}")" "fix the file(s) named above"
 
 # --- the base commit -----------------------------------------------------
+# The release when the archive serves its orig tarball, else the pinned
+# Debian tree (BASE_FALLBACK says why, and the mails say which).
+BASE_FALLBACK=
+base_tar=$PIN_TARBALL base_sum=$PIN_SHA256 base_top=$PIN_TOPDIR
+base_desc="Debian's $PIN_PKG $PIN_VERSION"
+if [ -n "${BASE_NAME:-}" ]; then
+	if out=$("$S/fetch-base.sh" 2>&1); then
+		base_tar=$(printf '%s\n' "$out" | tail -1)
+		base_sum=$(sha256sum "$base_tar" | cut -d' ' -f1) base_top=$BASE_TOPDIR
+		base_desc="$BASE_NAME ($BASE_ORIG, from Debian's source package $BASE_SRC_PKG $BASE_SRC_VERSION)"
+	else
+		BASE_FALLBACK=$(printf '%s\n' "$out" | grep -m1 '^error: ' | sed 's/^error: //')
+		warn "the release $BASE_NAME could not be had: $BASE_FALLBACK"
+		warn "the mails are based on $base_desc instead, and say so"
+	fi
+fi
 stamp=$BASE_GIT/zswap-stack-base
 base=
-if [ -f "$stamp" ] && read -r sum base <"$stamp" && [ "$sum" = "$PIN_SHA256" ] &&
+if [ -f "$stamp" ] && read -r sum base <"$stamp" && [ "$sum" = "$base_sum" ] &&
    git --git-dir="$BASE_GIT" cat-file -e "$base^{commit}" 2>/dev/null; then
-	say "base: $base ($PIN_PKG $PIN_VERSION, cached in $BASE_GIT)"
+	say "base: $base ($base_desc, cached in $BASE_GIT)"
 else
-	[ -f "$PIN_TARBALL" ] || die "no $PIN_TARBALL" "make tree"
-	say "checking sha256 of $PIN_TARBALL"
-	[ "$(sha256sum "$PIN_TARBALL" | cut -d' ' -f1)" = "$PIN_SHA256" ] ||
-		die "checksum mismatch for $PIN_TARBALL" "make tree"
-	say "importing $PIN_TARBALL into $BASE_GIT (once: ~90k files, 1.5 GB extracted, 3-15 minutes)"
+	[ -f "$base_tar" ] || die "no $base_tar" "make tree"
+	say "checking sha256 of $base_tar"
+	[ "$(sha256sum "$base_tar" | cut -d' ' -f1)" = "$base_sum" ] ||
+		die "checksum mismatch for $base_tar" "make tree"
+	say "importing $base_tar into $BASE_GIT (once: ~90k files, 1.5 GB extracted, 3-15 minutes)"
 	rm -rf "$BASE_GIT.tmp" "$WORK/outgoing-base.src"
 	mkdir -p "$WORK/outgoing-base.src"
 	t_imp=$(date +%s)
 	step() { say "  base import [$1/4] $2 ($(($(date +%s) - t_imp)) s so far)"; }
 	step 1 "extracting the tarball"
-	tar -C "$WORK/outgoing-base.src" -xf "$PIN_TARBALL" ||
-		die "extracting $PIN_TARBALL failed (disk full?)" "df -h $WORK"
+	tar -C "$WORK/outgoing-base.src" -xf "$base_tar" ||
+		die "extracting $base_tar failed (disk full?)" "df -h $WORK"
 	git init -q --bare "$BASE_GIT.tmp"
-	imp() { GIT_DIR=$BASE_GIT.tmp GIT_WORK_TREE=$WORK/outgoing-base.src/$PIN_TOPDIR \
+	imp() { GIT_DIR=$BASE_GIT.tmp GIT_WORK_TREE=$WORK/outgoing-base.src/$base_top \
 		GIT_INDEX_FILE=$BASE_GIT.tmp/import-index git -c core.looseCompression=1 "$@"; }
-	step 2 "adding $(find "$WORK/outgoing-base.src/$PIN_TOPDIR" -type f | wc -l) files to git"
+	step 2 "adding $(find "$WORK/outgoing-base.src/$base_top" -type f | wc -l) files to git"
 	# A line every 10000 files: minutes of silence read as a hang.
-	(set -o pipefail; cd "$WORK/outgoing-base.src/$PIN_TOPDIR" && imp add -f -A --verbose . |
+	(set -o pipefail; cd "$WORK/outgoing-base.src/$base_top" && imp add -f -A --verbose . |
 		awk 'NR % 10000 == 0 { printf "==>     %d files added\n", NR; fflush() }') ||
 		die "git add of the base tree failed"
 	step 3 "writing the base commit"
 	tree=$(imp write-tree)
-	base=$(printf 'Debian %s %s\n\nThe files of %s from the Debian package %s %s\n(sha256 %s),\nimported by scripts/outgoing.sh.\n' \
-		"$PIN_PKG" "$PIN_VERSION" "$(basename "$PIN_TARBALL")" "$PIN_PKG" "$PIN_VERSION" "$PIN_SHA256" |
+	base=$(printf '%s\n\nThe files of %s\n(sha256 %s), imported by scripts/outgoing.sh.\n' \
+		"$base_desc" "$(basename "$base_tar")" "$base_sum" |
 		GIT_AUTHOR_NAME=$BASE_IDENT_NAME GIT_AUTHOR_EMAIL=$BASE_IDENT_EMAIL GIT_AUTHOR_DATE=$BASE_DATE \
 		GIT_COMMITTER_NAME=$BASE_IDENT_NAME GIT_COMMITTER_EMAIL=$BASE_IDENT_EMAIL GIT_COMMITTER_DATE=$BASE_DATE \
 		imp commit-tree "$tree")
@@ -158,10 +235,19 @@ else
 		die "git repack of $BASE_GIT.tmp failed (disk full?)" "df -h $WORK"
 	imp config gc.auto 0
 	rm -rf "$WORK/outgoing-base.src"
-	echo "$PIN_SHA256 $base" >"$BASE_GIT.tmp/zswap-stack-base"
+	echo "$base_sum $base" >"$BASE_GIT.tmp/zswap-stack-base"
 	rm -rf "$BASE_GIT"
 	mv "$BASE_GIT.tmp" "$BASE_GIT"
-	say "base: $base ($PIN_PKG $PIN_VERSION; imported in $(($(date +%s) - t_imp)) s)"
+	say "base: $base ($base_desc; imported in $(($(date +%s) - t_imp)) s)"
+fi
+if [ -n "$BASE_FALLBACK" ]; then
+	based_on="Applied and tested on $base_desc,
+which is ${BASE_NAME#v} with Debian's patches; the plain $BASE_NAME could
+not be fetched to check it on."
+elif [ -n "${BASE_NAME:-}" ]; then
+	based_on="Based on $BASE_NAME."
+else
+	based_on="Based on $base_desc."
 fi
 
 # A fresh clone of the base commit in DIR, checked out only where the
@@ -171,19 +257,27 @@ clone_base() {
 	"$S/check-apply.sh" --list-files | sed 's|^|/|' | git -C "$1" sparse-checkout set --no-cone --stdin
 	git -C "$1" checkout -q -b outgoing "$base"
 }
+# am DIR MAIL...: git am, or die naming what did not apply
+am() {
+	local d=$1 out
+	shift
+	out=$(git -C "$d" am -q --committer-date-is-author-date "$@" 2>&1) || {
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		die "git am of $(basename "$1")$([ $# = 1 ] || echo " and $(($# - 1)) more") failed on the base + the patches before it" \
+			"make series (does it apply at fuzz 0?); a patch must be a git format-patch mail"
+	}
+}
 
-# --- apply the groups ----------------------------------------------------
+# --- apply the series: ports as carried, ours as the sender's ------------
 R=$T/repo
 clone_base "$R"
-declare -A gend naddr
+declare -A gfirst gend
 for g in "${groups[@]}"; do
+	gfirst[$g]=
 	for p in ${gpatches[$g]}; do
-		out=$(git -C "$R" am -q --committer-date-is-author-date "$PATCHES/$p" 2>&1) || {
-			printf '%s\n' "$out" | sed 's/^/    /' >&2
-			die "git am of $p failed on the base + the patches before it" \
-				"make series (does it apply at fuzz 0?); a patch must be a git format-patch mail"
-		}
-		[ -n "$SENDER" ] || continue
+		if own "$p" && [ -z "${gfirst[$g]}" ]; then gfirst[$g]=$(git -C "$R" rev-parse HEAD); fi
+		am "$R" "$PATCHES/$p"
+		own "$p" && [ -n "$SENDER" ] || continue
 		author=$(git -C "$R" log -1 --format='%an <%ae>')
 		msg=$(git -C "$R" log -1 --format=%B)
 		if [ "$author" = "$PROJECT_IDENT" ]; then
@@ -198,12 +292,14 @@ for g in "${groups[@]}"; do
 	gend[$g]=$(git -C "$R" rev-parse HEAD)
 done
 
-# Add To: (maintainers) and Cc: (reviewers, lists; not already in To:)
-# from get_maintainer.pl on the patch files to MAIL's header.
+# Add To: (maintainers, then $2's extra addresses) and Cc: (reviewers,
+# lists; not already in To:) from get_maintainer.pl on the patch files
+# to MAIL's header: add_recipients MAIL EXTRA-TO FILE...
 add_recipients() {
-	local m=$1 to cc
-	shift
-	to=$(cd "$KERNEL_SRC" && ./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --m --no-r --no-l "$@")
+	local m=$1 extra=$2 to cc
+	shift 2
+	to=$({ printf '%s\n' "$extra" | awk 'NF'
+		(cd "$KERNEL_SRC" && ./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --m --no-r --no-l "$@"); } | awk '!seen[$0]++')
 	cc=$(cd "$KERNEL_SRC" && ./scripts/get_maintainer.pl "${GM_FLAGS[@]}" --no-m --r --l "$@" |
 		grep -vxF -f <(printf '%s\n' "$to"; printf '%s\n' "$to" | sed -n 's/.*<\(.*\)>/\1/p') || true)
 	{
@@ -221,104 +317,157 @@ fold_header() {
 		{ print l ","; l = "    " $0 } END { print l }'
 }
 
-# --- one format-patch series per group ------------------------------------
+# The body of a cover.txt: after its header and blank line, without
+# trailing blank lines.
+cover_body() {
+	awk 'h { print } NR > 1 && /^$/ { h = 1 }' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# mime8 MAIL: declare UTF-8 if the mail has non-ASCII text
+mime8() {
+	if LC_ALL=C grep -q '[^[:print:][:space:]]' "$1" && ! grep -q '^Content-Type:' "$1"; then
+		sed -i '0,/^$/s//MIME-Version: 1.0\nContent-Type: text\/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n/' "$1"
+	fi
+}
+
+# --- the mails, group by group --------------------------------------------
 rm -rf "$OUT"
 mkdir -p "$OUT"
 echo "scripts/outgoing.sh did not finish: these mails failed its checks. Do not send them." >"$OUT/NOT-FOR-SENDING"
 rr=()
 [ "$VERSION" = 1 ] || rr=(-v "$VERSION")
-from=$base prev=() fails=()
+prev=() fails=() unsendable=()
 for g in "${groups[@]}"; do
+	kind=${gkind[$g]}
+	[ "$kind" != none ] || continue
 	d=$OUT/$g
-	files=()
-	for p in ${gpatches[$g]}; do files+=("$PATCHES/$p"); done
-	git -C "$R" -c core.abbrev=12 format-patch -q --cover-letter --numbered --base="$base" "${rr[@]}" \
-		--subject-prefix="$PREFIX" -o "$d" "$from..${gend[$g]}" >/dev/null
-	cover=$(ls "$d"/*0000-cover-letter.patch)
-	# To:/Cc: per mail: each patch its own, the cover letter all of them
+	mkdir -p "$d"
+	files=() ownfiles=()
+	for p in ${gpatches[$g]}; do
+		files+=("$PATCHES/$p")
+		! own "$p" || ownfiles+=("$PATCHES/$p")
+	done
+	n=${#ownfiles[@]}
+	{
+		printf '%s\n' "$based_on"
+		if [ ${#prev[@]} -gt 0 ]; then
+			printf 'Applies after:\n'
+			printf '  %s\n' "${prev[@]}"
+		fi
+	} >"$T/applies"
+	if [ "$kind" = post ]; then
+		git -C "$R" -c core.abbrev=12 format-patch -q --cover-letter --numbered "${rr[@]}" \
+			--subject-prefix="$PREFIX" -o "$d" "${gfirst[$g]}..${gend[$g]}" >/dev/null
+		cover=$(ls "$d"/*0000-cover-letter.patch)
+		{ cover_body "$PATCHES/$g/cover.txt"; echo; cat "$T/applies"; } >"$T/body"
+		awk -v subj="${gsubject[$g]}" -v bodyf="$T/body" '
+			/^Subject: / && (k = index($0, "*** SUBJECT HERE ***")) {
+				print substr($0, 1, k - 1) subj substr($0, k + 20); next }
+			$0 == "*** BLURB HERE ***" { while ((getline l < bodyf) > 0) print l; next }
+			{ print }' "$cover" >"$T/cover" && mv "$T/cover" "$cover"
+		mime8 "$cover"
+		prev+=("[$PREFIX${rr[1]:+ v$VERSION} 0/$n] ${gsubject[$g]}")
+	else
+		# The reply, then our patches in the posting's thread.
+		msgid=${gmsgid[$g]:-}
+		reply=$d/0000-reply.eml
+		{
+			printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+			printf 'From: %s\n' "$ident"
+			printf 'Subject: %s\n' "${gsubject[$g]}"
+			[ -z "$msgid" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$msgid" "$msgid"
+			echo
+			cover_body "$PATCHES/$g/cover.txt"
+			echo
+			printf '%s\n' "$based_on"
+			echo
+			printf -- '-- \n%s\n' "$ident"
+		} >"$reply"
+		inr=()
+		[ -z "$msgid" ] || inr=(--in-reply-to="<$msgid>")
+		git -C "$R" -c core.abbrev=12 format-patch -q "${inr[@]}" "$([ "$n" -gt 1 ] && echo --numbered || echo --no-numbered)" \
+			--subject-prefix="$PREFIX" -o "$d" "${gfirst[$g]}..${gend[$g]}" >/dev/null
+		# What the patches apply on, under the "---" (git am drops it).
+		for m in "$d"/0*.patch; do
+			awk -v p="${gposting[$g]}" -v af="$T/applies" '!done && /^---$/ {
+				print; print "Applies on top of " p ","
+				print "which this patch tests: it fails without it."
+				while ((getline l < af) > 0) print l
+				print ""; done = 1; next } { print }' "$m" >"$T/mail" && mv "$T/mail" "$m"
+		done
+		[ -n "$msgid" ] || unsendable+=("$g: the posting's Message-ID is not known (Origin: ${gposting[$g]}): the reply and patches are not in its thread; record its lore URL in Origin: and re-run")
+		[ -n "${gto[$g]}" ] || unsendable+=("$g: no address for the posting's author (To: in patches/$TREE/$g/cover.txt)")
+		add_recipients "$reply" "${gto[$g]}" "${files[@]}"
+		mime8 "$reply"
+		for s in $(git -C "$R" rev-list --reverse "${gfirst[$g]}..${gend[$g]}"); do prev+=("$(git -C "$R" log -1 --format=%s "$s")"); done
+	fi
+	# To:/Cc: per patch from its own files (the posting's author, for
+	# our patches on someone's posting, first in To:).
 	i=0
 	for m in "$d"/*.patch; do
 		case $m in
-		*0000-cover-letter.patch) add_recipients "$m" "${files[@]}" ;;
-		*) add_recipients "$m" "${files[$i]}"; i=$((i + 1)) ;;
+		*0000-cover-letter.patch) add_recipients "$m" "" "${files[@]}" ;;
+		*) add_recipients "$m" "$([ "$kind" = post ] || printf '%s' "${gto[$g]}")" "${ownfiles[$i]}"; i=$((i + 1)) ;;
 		esac
 	done
-	naddr[$g]=$(awk '/^$/ { exit } /@/' "$cover" | wc -l)
 
-	# The body: cover.txt after its subject, then where the series applies.
-	{
-		tail -n +3 "$PATCHES/$g/cover.txt" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
-		echo
-		printf "Based on Debian's %s %s; the base-commit below\n" "$PIN_PKG" "$PIN_VERSION"
-		printf 'is a git import of its tarball.\n'
-		if [ ${#prev[@]} -gt 0 ]; then
-			printf '\nApplies on top of (the prerequisite-patch-id lines below):\n'
-			printf '  %s\n' "${prev[@]}"
-		fi
-	} >"$T/body"
-	awk -v subj="${gsubject[$g]}" -v bodyf="$T/body" '
-		/^Subject: / && (k = index($0, "*** SUBJECT HERE ***")) {
-			print substr($0, 1, k - 1) subj substr($0, k + 20); next }
-		$0 == "*** BLURB HERE ***" { while ((getline l < bodyf) > 0) print l; next }
-		{ print }' "$cover" >"$T/cover" && mv "$T/cover" "$cover"
-	if LC_ALL=C grep -q '[^[:print:][:space:]]' "$T/body" && ! grep -q '^Content-Type:' "$cover"; then
-		sed -i '0,/^$/s//MIME-Version: 1.0\nContent-Type: text\/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n/' "$cover"
-	fi
-	n=$(set -- ${gpatches[$g]}; echo $#)
-	prev+=("[$PREFIX${rr[1]:+ v$VERSION} 0/$n] ${gsubject[$g]}")
-
-	# Checks: checkpatch on the patches, the cover filled in.
-	for m in "$d"/*.patch; do
-		case $m in *0000-cover-letter.patch)
+	# Checks: checkpatch on the patches, the cover filled in, no DEP-3.
+	for m in "$d"/*; do
+		! grep -qE '^(Origin|Forwarded|Applied-Upstream|Last-Update): ' "$m" ||
+			fails+=("$m: carries a DEP-3 field (they stay in patches/)")
+		case $m in
+		*0000-cover-letter.patch)
 			! grep -q '\*\*\* .* HERE \*\*\*' "$m" || fails+=("$m: template text left in the cover letter")
-			grep -q "^base-commit: $base\$" "$m" || fails+=("$m: no base-commit: $base")
 			grep -q '^To: ' "$m" || fails+=("$m: no To: (get_maintainer.pl named nobody?)")
 			continue ;;
+		*.eml) continue ;;
 		esac
 		o=$(checkpatch_strict "$KERNEL_SRC" "$m") || fails+=("$m: checkpatch --strict:
 $(printf '%s\n' "$o" | sed 's/^/      /')")
 	done
-	from=${gend[$g]}
 done
 if [ ${#fails[@]} -gt 0 ]; then
 	printf '  %s\n' "${fails[@]}" >&2
 	die "${#fails[@]} problem(s) in the mails under $OUT" "fix the patch or cover.txt named above and re-run make outgoing"
 fi
 
-# --- self-test: all mails, in order, onto a fresh clone of the base ------
+# --- self-test: the mails, the ports as carried between, on the base ------
 V=$T/selftest
 clone_base "$V"
-mails=()
+nm=0
 for g in "${groups[@]}"; do
+	for p in ${gpatches[$g]}; do own "$p" || am "$V" "$PATCHES/$p"; done
+	[ "${gkind[$g]}" != none ] || continue
 	for m in "$OUT/$g"/*.patch; do
-		case $m in *0000-cover-letter.patch) ;; *) mails+=("$m") ;; esac
+		case $m in *0000-cover-letter.patch) continue ;; esac
+		am "$V" "$m"
+		nm=$((nm + 1))
 	done
 done
-out=$(git -C "$V" am -q "${mails[@]}" 2>&1) || {
-	printf '%s\n' "$out" | sed 's/^/    /' >&2
-	die "self-test: git am of the ${#mails[@]} outgoing mails onto a fresh clone of $base failed" "report this"
-}
 [ "$(git -C "$V" rev-parse "HEAD^{tree}")" = "$(git -C "$R" rev-parse "HEAD^{tree}")" ] ||
 	die "self-test: the mails applied give another tree than the series" "report this"
-say "self-test: git am of ${#mails[@]} mail(s) onto a fresh clone of $base: ok, same tree as the series"
+say "self-test: git am of $nm mail(s), the ported patches between them, onto a fresh clone of $base ($base_desc): ok, same tree as the series"
 
 # --- report ----------------------------------------------------------------
 rm -f "$OUT/NOT-FOR-SENDING"
-if [ -z "$SENDER" ]; then
-	cat >"$OUT/NOT-FOR-SENDING" <<-EOF
-	These mails are signed off by "$PROJECT_IDENT",
-	which is not a person and cannot certify the DCO. Do not send them.
-	Re-run with SENDER='Your Name <you@example.org>' make outgoing.
-	EOF
-fi
+{
+	[ -n "$SENDER" ] || printf '%s\n' "These mails are signed off by \"$PROJECT_IDENT\"," \
+		"which is not a person and cannot certify the DCO. Do not send them." \
+		"Re-run with SENDER='Your Name <you@example.org>' make outgoing."
+	[ ${#unsendable[@]} = 0 ] || printf '%s\n' "${unsendable[@]}"
+} >"$T/nfs"
+[ ! -s "$T/nfs" ] || cp "$T/nfs" "$OUT/NOT-FOR-SENDING"
 for g in "${groups[@]}"; do
-	say "$g: $(ls "$OUT/$g" | wc -l) mail(s) to ${naddr[$g]} address(es) from get_maintainer.pl"
-	(cd "$WORK" && ls -1 "outgoing/$g/"*.patch | sed 's/^/    /')
+	[ "${gkind[$g]}" != none ] || continue
+	say "$g (${gkind[$g]}): $(ls "$OUT/$g" | wc -l) mail(s)"
+	(cd "$WORK" && ls -1 "outgoing/$g/"* | sed 's/^/    /')
 done
+[ -z "$BASE_FALLBACK" ] || warn "based on $base_desc, not $BASE_NAME: $BASE_FALLBACK"
+for u in "${unsendable[@]}"; do warn "not ready to send: $u"; done
 if [ -z "$SENDER" ]; then
 	warn "SENDER is not set: every mail is authored and signed off by '$PROJECT_IDENT'."
 	warn "That is not a person: these mails are for review only and MUST NOT be sent as they are."
 	warn "To send: SENDER='Your Name <you@example.org>' make outgoing, then git send-email."
 else
-	say "send with: git send-email $OUT/<group>/*.patch   (one group, one thread, at a time)"
+	say "send with: git send-email $OUT/<group>/*   (one group, one thread, at a time; a reply first)"
 fi

@@ -50,11 +50,13 @@ mkpatch() {
 	cp "$T/new" "$T/orig/$file"
 	echo "$name" >>"$T/p/series"
 }
-# mkmail NAME DIFF: $T/p/NAME, a format-patch-like mail of DIFF (header,
+# mkmail NAME DIFF: $T/p/NAME, a format-patch-like mail of DIFF (header
+# with the DEP-3 fields $DEP3, by default the project's own patch;
 # diffstat summary, the diff, the "-- " signature).
+DEP3_OWN=$'Origin: vendor\nForwarded: no\nLast-Update: 2026-12-03'
 mkmail() {
 	{
-		printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n\n---\n' "$1"
+		printf 'From: Test <test@example.org>\nSubject: [PATCH] %s\n%s\n\n---\n' "$1" "${DEP3:-$DEP3_OWN}"
 		git apply --numstat "$2" | awk '{ n++; i += $1; d += $2 }
 			END { printf " %d file%s changed, %d insertions(+), %d deletions(-)\n\n", n, n == 1 ? "" : "s", i, d }'
 		cat "$2"
@@ -621,13 +623,13 @@ t_lint_rejects_incomplete_mails() {
 	chmod +x "$T/tree/scripts/checkpatch.pl"
 	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
 	# A complete mail: changelog, sign-off, diffstat.
-	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] mm: a: change a line\n\n'
+	{ printf 'From: Test <test@example.org>\nSubject: [PATCH] mm: a: change a line\n%s\n\n' "$DEP3_OWN"
 	  printf 'Why this is needed.\nWhat it does.\nWhat it measured.\n\n'
 	  printf 'Signed-off-by: Test <test@example.org>\n---\n mm/a.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n'
 	  sed -n '/^--- a/,$p' "$T/p/0001-a.patch"; } >"$T/good" && cp "$T/good" "$T/p/0001-a.patch"
 	apply; expect_rc 0 || return 1
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
-	expect_rc 0 && expect_out '^2 passed, 0 failed' || return 1
+	expect_rc 0 && expect_out '^3 passed, 0 failed' || return 1
 	sed -i 's/^What it measured./MEASURED-RESULTS-GO-HERE/; /^Signed-off-by/d' "$T/p/0001-a.patch"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder' || return 1
@@ -635,11 +637,59 @@ t_lint_rejects_incomplete_mails() {
 	cp "$T/good" "$T/p/0001-a.patch"
 	printf '#!/bin/sh\necho "CHECK: Alignment should match open parenthesis"\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
-	expect_rc 1 && expect_out 'not ok 2 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
+	expect_rc 1 && expect_out 'not ok 3 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
 	run bash -c '. "$1/lib.sh"; checkpatch_strict "$2" "$3"' _ "$S" "$T/tree" "$T/good"
 	expect_rc 1 && expect_out 'CHECK: Alignment'
 }
 
+
+# lint: every patch says where it came from and where it stands upstream.
+lint() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"; }
+t_lint_checks_each_patchs_origin_and_status() {
+	mktree
+	mkdir -p "$T/tree/scripts"
+	printf '#!/bin/sh\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
+	chmod +x "$T/tree/scripts/checkpatch.pl"
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	sed -i 's/^---$/Why.\nWhat.\nMeasured.\n\nSigned-off-by: Test <test@example.org>\n---/' "$T/p/0001-a.patch"
+	cp "$T/p/0001-a.patch" "$T/good"
+	apply; expect_rc 0 || return 1
+	lint; expect_rc 0 && expect_out '^ok 2 0001-a.patch: origin \(not submitted\)' || return 1
+	# A missing field
+	sed -i '/^Last-Update:/d' "$T/p/0001-a.patch"
+	lint; expect_rc 1 && expect_out 'not ok 2 0001-a.patch: origin: no Last-Update: field' || return 1
+	# An unknown status, and a tree nobody queues in
+	cp "$T/good" "$T/p/0001-a.patch"
+	sed -i 's/^Forwarded: no$/Forwarded: maybe later/' "$T/p/0001-a.patch"
+	lint; expect_rc 1 && expect_out "unknown status Forwarded: 'maybe later'" || return 1
+	cp "$T/good" "$T/p/0001-a.patch"
+	sed -i 's/^Forwarded: no$/Forwarded: no\nApplied-Upstream: my-tree/' "$T/p/0001-a.patch"
+	lint; expect_rc 1 && expect_out "unknown status Applied-Upstream: 'my-tree'" || return 1
+	# A changelog line is not a field.
+	cp "$T/good" "$T/p/0001-a.patch"
+	sed -i '/^Origin:/d; s/^Why.$/Origin: vendor/' "$T/p/0001-a.patch"
+	lint; expect_rc 1 && expect_out 'no Origin: field' || return 1
+	# What is queued upstream passes, and says so.
+	cp "$T/good" "$T/p/0001-a.patch"
+	sed -i 's|^Origin: vendor$|Origin: other, https://lore.kernel.org/linux-mm/1-a@example.org/|; s/^Forwarded: no$/Forwarded: not-needed\nApplied-Upstream: mm-unstable/' "$T/p/0001-a.patch"
+	lint; expect_rc 0 && expect_out 'origin \(queued in mm-unstable\)'
+}
+
+# A port of someone else's posting must not be sent as the project's.
+t_lint_rejects_a_port_that_outgoing_would_post_as_ours() {
+	mktree
+	mkdir -p "$T/tree/scripts"
+	printf '#!/bin/sh\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
+	chmod +x "$T/tree/scripts/checkpatch.pl"
+	DEP3=$'Origin: other, https://lore.kernel.org/linux-mm/1-a@example.org/\nForwarded: no\nLast-Update: 2026-12-03' \
+		mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	sed -i 's/^---$/Why.\nWhat.\nMeasured.\n\nSigned-off-by: Test <test@example.org>\n---/' "$T/p/0001-a.patch"
+	apply; expect_rc 0 || return 1
+	lint; expect_rc 1 && expect_out "Origin says 'other' but Forwarded: no: make outgoing would post someone else's patch as ours" || return 1
+	# A port marked as the project's own, which its changelog gives away
+	sed -i 's|^Origin: other, .*|Origin: vendor|; s/^Why.$/This is patch 1 of Jane Doe'"'"'s "[PATCH v2 0\/3] mm: a thing"./' "$T/p/0001-a.patch"
+	lint; expect_rc 1 && expect_out 'the changelog says the patch ports another.s posting, but Origin: vendor'
+}
 
 check_apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/check-apply.sh"; }
 # mknewfile NAME FILE: a patch creating FILE (one line).
@@ -742,14 +792,15 @@ t_outgoing_names_the_missing_or_incomplete_cover_file() {
 	[ ! -e "$T/wo/outgoing-base.git" ] || fail "the base was imported before the covers were checked"
 }
 
-# The first import of the base: progress lines while it runs; without a
-# SENDER the closing lines never say "send with".
-t_outgoing_base_import_shows_progress_and_no_send_advice() {
-	mktree
-	mkdir -p "$T/p/grp"
-	mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
-	printf 'Subject: mm: a: change a line\n\nWhy and what.\n\nA/B:\n  metric base series\n' >"$T/p/grp/cover.txt"
+# The pinned tree.env without the release base (BASE_*): the host tests
+# never download it.
+pinenv_nobase() { grep -v '^BASE_' "$TOP/patches/${TREE:-7.3}/tree.env" >"$T/tree.env"; }
+# mkbase: $T/base.tar.xz, the fake tree before the series with a
+# checkpatch.pl that passes and a get_maintainer.pl naming a maintainer
+# and a list; and the pinned tree of $T/wo2 made of it.
+mkbase() {
 	local src=$T/tb/$PIN_TOPDIR
+	rm -rf "$T/tb" "$T/wo2"
 	mkdir -p "$src/scripts" && cp -a "$T/orig/." "$src/" 2>/dev/null || true
 	rm -rf "$src/mm" && cp -a "$T/tree/mm" "$src/mm"
 	touch "$src/MAINTAINERS"
@@ -758,12 +809,101 @@ t_outgoing_base_import_shows_progress_and_no_send_advice() {
 	chmod +x "$src/scripts/"*.pl
 	tar -C "$T/tb" -cJf "$T/base.tar.xz" "$PIN_TOPDIR"
 	mkdir -p "$T/wo2" && cp -a "$src" "$T/wo2/"
-	run env WORK="$T/wo2" PATCHES="$T/p" PIN_TARBALL="$T/base.tar.xz" \
-		PIN_SHA256="$(sha256sum "$T/base.tar.xz" | cut -d' ' -f1)" "$S/outgoing.sh"
+	pinenv_nobase
+}
+outgoing2() {
+	run env WORK="$T/wo2" PATCHES="$T/p" PIN_ENV="$T/tree.env" PIN_TARBALL="$T/base.tar.xz" \
+		PIN_SHA256="$(sha256sum "$T/base.tar.xz" | cut -d' ' -f1)" "$@" "$S/outgoing.sh"
+}
+
+# The first import of the base: progress lines while it runs; without a
+# SENDER the closing lines never say "send with".
+t_outgoing_base_import_shows_progress_and_no_send_advice() {
+	mktree
+	mkdir -p "$T/p/grp"
+	mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	printf 'Subject: mm: a: change a line\n\nWhy and what.\n\nA/B:\n  metric base series\n' >"$T/p/grp/cover.txt"
+	mkbase
+	outgoing2
 	expect_rc 0 && expect_out 'base import \[1/4\] extracting' && expect_out 'base import \[2/4\] adding [0-9]+ files' &&
 		expect_out 'base import \[4/4\] packing' && expect_out 'imported in [0-9]+ s' || return 1
 	expect_out 'MUST NOT be sent' || return 1
 	! expect_out 'send with: git send-email' 2>/dev/null || fail "it says 'send with' for mails that must not be sent"
+}
+
+# What goes out follows each patch's origin: our group is posted; a port
+# of a posting in review is not re-posted, a reply and our test go to its
+# thread; of a queued series only our patch goes, as a follow-up.
+# SENDER authors and signs off our patches only.
+t_outgoing_sends_by_origin_and_sender_authors_only_ours() {
+	mktree
+	mkdir -p "$T/p/own" "$T/p/port" "$T/p/queued"
+	local port=$'Origin: other, https://lore.kernel.org/linux-mm/1-jane@example.org/\nForwarded: not-needed\nLast-Update: 2026-12-03'
+	mkpatch own/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	DEP3=$port mkpatch port/0001-b.patch mm/b.c 's/b_line_5;/b_line_5_ported;/'
+	mkpatch port/0002-a.patch mm/a.c 's/a_line_9;/a_line_9_test;/'
+	DEP3=$'Origin: other, https://lore.kernel.org/linux-mm/2-joe@example.org/\nForwarded: not-needed\nApplied-Upstream: mm-unstable\nLast-Update: 2026-12-03' \
+		mkpatch queued/0001-b.patch mm/b.c 's/b_line_9;/b_line_9_queued;/'
+	mkpatch queued/0002-a.patch mm/a.c 's/a_line_12;/a_line_12_test;/'
+	printf 'Subject: mm: a: change a line\n\nWhy and what.\n\nA/B:\n  metric base series\n' >"$T/p/own/cover.txt"
+	printf 'Subject: Re: [PATCH] mm: b: a thing\nTo: Jane Doe <jane@example.org>\n\nOur results.\n\nA/B:\n  metric\n' >"$T/p/port/cover.txt"
+	printf 'Subject: Re: [PATCH v6 0/1] mm: b: another\nTo: Joe Bloggs <joe@example.org>\n\nOurs.\n\nA/B:\n  metric\n' >"$T/p/queued/cover.txt"
+	# Our patches are the project's (a list: not a person), as in patches/.
+	local f ident='Zswap Stack Developers <zswap-stack@lists.example.org>'
+	sed -i "s/^From: Test <test@example.org>\$/From: $ident/; s/^---\$/Signed-off-by: $ident\n---/" "$T"/p/*/*.patch
+	mkbase
+	outgoing2 SENDER='Sam Sender <sam@example.org>'
+	expect_rc 0 || return 1
+	expect_out 'own: a new series of 1 patch' && expect_out 'port: a reply to https://lore.kernel.org/linux-mm/1-jane@example.org/' &&
+		expect_out 'queued: follow-ups in the thread of https://lore.kernel.org/linux-mm/2-joe@example.org/' || return 1
+	local o=$T/wo2/outgoing
+	[ "$(ls "$o/own")" = "$(printf '0000-cover-letter.patch\n0001-own-0001-a.patch.patch')" ] || fail "own: $(ls "$o/own")" || return 1
+	[ "$(ls "$o/port")" = "$(printf '0000-reply.eml\n0001-port-0002-a.patch.patch')" ] || fail "port: $(ls "$o/port")" || return 1
+	[ "$(ls "$o/queued")" = "$(printf '0000-reply.eml\n0001-queued-0002-a.patch.patch')" ] || fail "queued: $(ls "$o/queued")" || return 1
+	# Nobody else's patch goes out, and nothing carries a DEP-3 field.
+	! grep -rlE 'b_line_5_ported|b_line_9_queued|^(Origin|Forwarded|Last-Update): ' "$o" >"$T/leak" ||
+		fail "sent what is not ours: $(cat "$T/leak")" || return 1
+	for f in "$o"/*/0*.patch "$o"/*/*.eml; do
+		grep -q '^From: Sam Sender <sam@example.org>$' "$f" || fail "$f: not from the sender" || return 1
+	done
+	for f in "$o"/*/000[1-9]*.patch; do
+		grep -q '^Signed-off-by: Sam Sender <sam@example.org>$' "$f" && ! grep -q "^Signed-off-by: $ident" "$f" ||
+			fail "$f: not signed off by the sender alone" || return 1
+	done
+	grep -q '^In-Reply-To: <1-jane@example.org>$' "$o/port/0000-reply.eml" &&
+		grep -q '^In-Reply-To: <1-jane@example.org>$' "$o/port/0001-port-0002-a.patch.patch" &&
+		grep -q '^To: Jane Doe <jane@example.org>' "$o/port/0001-port-0002-a.patch.patch" &&
+		grep -q '^Subject: Re: \[PATCH\] mm: b: a thing$' "$o/port/0000-reply.eml" &&
+		grep -q '^In-Reply-To: <2-joe@example.org>$' "$o/queued/0001-queued-0002-a.patch.patch" ||
+		fail "the reply or our patch is not in the posting's thread, or not to its author" || return 1
+	expect_out 'self-test: git am of 3 mail\(s\), the ported patches between them' || return 1
+	[ ! -e "$o/NOT-FOR-SENDING" ] || fail "NOT-FOR-SENDING: $(cat "$o/NOT-FOR-SENDING")"
+}
+
+# A port's posting without a Message-ID or its author's address: the
+# mails are written, and held back with the reason.
+t_outgoing_holds_back_a_reply_it_cannot_thread() {
+	mktree
+	mkdir -p "$T/p/port"
+	DEP3=$'Origin: other, "[PATCH v1] mm: b: a thing"\nForwarded: not-needed\nLast-Update: 2026-12-03' \
+		mkpatch port/0001-b.patch mm/b.c 's/b_line_5;/b_line_5_ported;/'
+	mkpatch port/0002-a.patch mm/a.c 's/a_line_9;/a_line_9_test;/'
+	printf 'Subject: Re: [PATCH v1] mm: b: a thing\n\nOur results.\n\nA/B:\n  metric\n' >"$T/p/port/cover.txt"
+	mkbase
+	outgoing2 SENDER='Sam Sender <sam@example.org>'
+	expect_rc 0 && expect_out "not ready to send: port: the posting's Message-ID is not known" &&
+		expect_out "not ready to send: port: no address for the posting's author" || return 1
+	grep -q "Message-ID is not known" "$T/wo2/outgoing/NOT-FOR-SENDING" || fail "no NOT-FOR-SENDING with the reason"
+}
+
+# A tree with nothing for upstream (the 6.12 backport) sends nothing.
+t_outgoing_of_a_tree_with_nothing_ours_to_send_says_so() {
+	mktree
+	mkdir -p "$T/p/grp"
+	DEP3=$'Origin: vendor\nForwarded: not-needed\nLast-Update: 2026-12-03' mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkbase
+	outgoing2
+	expect_rc 1 && expect_out 'nothing in the .* series is for upstream' && expect_out 'grp: nothing'
 }
 
 # --- build.sh against a fake kernel tree whose Makefile writes $(O) ----
