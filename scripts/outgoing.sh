@@ -20,6 +20,7 @@
 # patches/<group>/cover.txt is the cover letter, or the reply:
 #   Subject: <summary, ASCII>     (a reply: "Re: <the posting's subject>")
 #   To: Name <email>              (a reply: the posting's author; optional)
+#   Hold: <why not to send yet>   (any number; each listed in NOT-FOR-SENDING)
 #   <empty line>
 #   <body, copied as is: what it does or what we ran; the results under a
 #    line starting "A/B"; a post from v2 on: "Changes since v<N-1>">
@@ -59,8 +60,9 @@ GM_FLAGS=(--no-rolestats --no-git --no-git-fallback --no-keywords)
 case $VERSION in [1-9]|[1-9][0-9]) ;; *) die "VERSION=$VERSION: expected the reroll count, 1, 2, ..." ;; esac
 [ -z "$SENDER" ] || printf '%s\n' "$SENDER" | grep -qE '^[^<>@]*[^<>@ ] <[^<>@ ]+@[^<>@ ]+>$' ||
 	die "SENDER=$SENDER: expected 'Full Name <email>'"
-[ "$SENDER" != "$PROJECT_IDENT" ] ||
-	die "SENDER is the project identity, which is not a person" "SENDER='Your Name <you@example.org>'"
+case $SENDER in *"<${PROJECT_IDENT##*<}")
+	die "SENDER=$SENDER has the project's address, which is a list, not a person" "SENDER='Your Name <you@example.org>'" ;;
+esac
 [ "$PINNED" = 1 ] ||
 	die "outgoing posts against the pinned tree; KERNEL_SRC=$KERNEL_SRC is set" "unset KERNEL_SRC"
 [ -x "$KERNEL_SRC/scripts/checkpatch.pl" ] && [ -f "$KERNEL_SRC/MAINTAINERS" ] ||
@@ -116,7 +118,12 @@ for g in "${groups[@]}"; do
 			[ -z "${gposting[$g]:-}" ] || continue
 			o=$(dep3 "$PATCHES/$p" Origin)
 			gposting[$g]=${o#*, }
-			gmsgid[$g]=$(dep3_msgid "$(dep3_url "$o")")
+			# the thread is the one Origin names first, not a URL it
+			# gives for another version
+			case ${o#*, } in
+			http*) gmsgid[$g]=$(dep3_msgid "$(dep3_url "$o")") ;;
+			*) gmsgid[$g]= ;;
+			esac
 		done ;;
 	esac
 done
@@ -139,7 +146,7 @@ T=$(mktemp -d "$WORK/.outgoing.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 missing=() bad=()
-declare -A gsubject gto
+declare -A gsubject gto ghold
 for g in "${groups[@]}"; do
 	[ "${gkind[$g]}" != none ] || continue
 	c=$PATCHES/$g/cover.txt
@@ -150,7 +157,8 @@ for g in "${groups[@]}"; do
 	hdr_end=$(awk 'NR > 1 && /^$/ { print NR; exit }' "$c")
 	[ -n "$hdr_end" ] || why="$why no empty line after the header;"
 	gto[$g]=$(sed -n "2,${hdr_end:-1}s/^To: *//p" "$c")
-	sed -n "2,${hdr_end:-1}p" "$c" | grep -vqE '^(To: .*)?$' && why="$why the header has lines other than Subject: and To:;"
+	ghold[$g]=$(sed -n "2,${hdr_end:-1}s/^Hold: *//p" "$c")
+	sed -n "2,${hdr_end:-1}p" "$c" | grep -vqE '^((To|Hold): .*)?$' && why="$why the header has lines other than Subject:, To: and Hold:;"
 	if [ "${gkind[$g]}" = post ]; then
 		case $s in *'[PATCH'*|*'[RFC'*) why="$why the subject has a [PATCH ...] prefix (outgoing.sh adds it);" ;; esac
 		if [ "$VERSION" -gt 1 ]; then
@@ -280,11 +288,9 @@ for g in "${groups[@]}"; do
 		own "$p" && [ -n "$SENDER" ] || continue
 		author=$(git -C "$R" log -1 --format='%an <%ae>')
 		msg=$(git -C "$R" log -1 --format=%B)
-		if [ "$author" = "$PROJECT_IDENT" ]; then
-			# A list cannot certify the DCO: the sender takes the patch over.
-			author=$SENDER
-			msg=$(printf '%s\n' "$msg" | grep -vxF "Signed-off-by: $PROJECT_IDENT")
-		fi
+		# A list cannot certify the DCO: the sender takes its patch over.
+		[ "$author" != "$PROJECT_IDENT" ] || author=$SENDER
+		msg=$(printf '%s\n' "$msg" | grep -vxF "Signed-off-by: $PROJECT_IDENT")
 		printf '%s\n' "$msg" | git -C "$R" interpret-trailers --trailer "Signed-off-by: $SENDER" |
 			GIT_COMMITTER_DATE=$(git -C "$R" log -1 --format=%aD) \
 			git -C "$R" commit -q --amend --no-verify --cleanup=whitespace --author="$author" -F -
@@ -387,11 +393,13 @@ for g in "${groups[@]}"; do
 		[ -z "$msgid" ] || inr=(--in-reply-to="<$msgid>")
 		git -C "$R" -c core.abbrev=12 format-patch -q "${inr[@]}" "$([ "$n" -gt 1 ] && echo --numbered || echo --no-numbered)" \
 			--subject-prefix="$PREFIX" -o "$d" "${gfirst[$g]}..${gend[$g]}" >/dev/null
-		# What the patches apply on, under the "---" (git am drops it).
+		# What the patches were run on, under the "---" (git am drops
+		# it): the project's port of the posting, not the posting.
 		for m in "$d"/0*.patch; do
 			awk -v p="${gposting[$g]}" -v af="$T/applies" '!done && /^---$/ {
-				print; print "Applies on top of " p ","
-				print "which this patch tests: it fails without it."
+				print; print "This tests " p "."
+				print "Run on the project'"'"'s port of it, where it fails without the"
+				print "port and passes with it; not yet run on the posting itself."
 				while ((getline l < af) > 0) print l
 				print ""; done = 1; next } { print }' "$m" >"$T/mail" && mv "$T/mail" "$m"
 		done
@@ -401,6 +409,9 @@ for g in "${groups[@]}"; do
 		mime8 "$reply"
 		for s in $(git -C "$R" rev-list --reverse "${gfirst[$g]}..${gend[$g]}"); do prev+=("$(git -C "$R" log -1 --format=%s "$s")"); done
 	fi
+	while IFS= read -r h; do
+		[ -z "$h" ] || unsendable+=("$g: $h (Hold: in patches/$TREE/$g/cover.txt)")
+	done <<<"${ghold[$g]}"
 	# To:/Cc: per patch from its own files (the posting's author, for
 	# our patches on someone's posting, first in To:).
 	i=0
@@ -468,6 +479,8 @@ if [ -z "$SENDER" ]; then
 	warn "SENDER is not set: every mail is authored and signed off by '$PROJECT_IDENT'."
 	warn "That is not a person: these mails are for review only and MUST NOT be sent as they are."
 	warn "To send: SENDER='Your Name <you@example.org>' make outgoing, then git send-email."
-else
+elif [ ${#unsendable[@]} = 0 ]; then
 	say "send with: git send-email $OUT/<group>/*   (one group, one thread, at a time; a reply first)"
+else
+	say "send only the groups $OUT/NOT-FOR-SENDING does not name: git send-email $OUT/<group>/*"
 fi
