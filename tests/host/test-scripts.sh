@@ -893,7 +893,15 @@ t_outgoing_holds_back_a_reply_it_cannot_thread() {
 	outgoing2 SENDER='Sam Sender <sam@example.org>'
 	expect_rc 0 && expect_out "not ready to send: port: the posting's Message-ID is not known" &&
 		expect_out "not ready to send: port: no address for the posting's author" || return 1
-	grep -q "Message-ID is not known" "$T/wo2/outgoing/NOT-FOR-SENDING" || fail "no NOT-FOR-SENDING with the reason"
+	grep -q "Message-ID is not known" "$T/wo2/outgoing/NOT-FOR-SENDING" || fail "no NOT-FOR-SENDING with the reason" || return 1
+	! expect_out 'send with:' 2>/dev/null || fail "it says 'send with' while a group is held" || return 1
+	# A Hold: line in a cover holds its group, with the reason.
+	sed -i '1a Hold: not run on the posting itself yet' "$T/p/port/cover.txt"
+	outgoing2 SENDER='Sam Sender <sam@example.org>'
+	expect_rc 0 && expect_out 'not ready to send: port: not run on the posting itself yet' || return 1
+	# The list's address is not a person's.
+	outgoing2 SENDER='Sam Sender <zswap-stack@lists.example.org>'
+	expect_rc 1 && expect_out "has the project's address, which is a list"
 }
 
 # A tree with nothing for upstream (the 6.12 backport) sends nothing.
