@@ -711,14 +711,14 @@ t_check_apply_reports_clean_offsets_fuzz_and_failure() {
 	sed -i '1i int inserted_1;\nint inserted_2;\nint inserted_3;' "$T/tree/mm/b.c"	# moves 0002 by 3
 	sed -i 's/^ int a_line_17;/ int a_line_17_other;/' "$T/p/0003-fuzz.patch"	# outer context: fuzz 1
 	sed -i 's/^-int a_line_12;/-int a_line_12_gone;/' "$T/p/0004-fails.patch"	# a removed line the tree lacks
-	sed -i '3a A changelog,\nof two lines.' "$T/p/0004-fails.patch"	# its hunk: patch line 11, file line 9
+	sed -i '7a A changelog,\nof two lines.' "$T/p/0004-fails.patch"	# its hunk: patch line 14, file line 9
 	local before
 	before=$(tree_sum "$T/tree")
 	check_apply; expect_rc 1 || return 1
 	row 0001-clean.patch clean '' &&
 		row 0002-offsets.patch offsets 'mm/b.c: #1\(\+3\)' &&
 		row 0003-fuzz.patch 'fuzz 1' 'mm/a.c: hunk #1 fuzz 1' &&
-		row 0004-fails.patch FAILS 'mm/a.c: hunk #1 FAILED \(expected at line 9 of the file; patch line 11\)' &&
+		row 0004-fails.patch FAILS 'mm/a.c: hunk #1 FAILED \(expected at line 9 of the file; patch line 14\)' &&
 		row 0005-after.patch clean 'after failed 0004-fails.patch' &&
 		expect_out '^2 clean, 1 offsets, 1 fuzz, 1 failed$' || return 1
 	# The whole table, in series order, before the count.
