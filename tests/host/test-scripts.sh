@@ -645,6 +645,8 @@ t_lint_rejects_incomplete_mails() {
 
 # lint: every patch says where it came from and where it stands upstream.
 lint() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"; }
+# lint_edited SED-EXPR: lint with $T/good edited by SED-EXPR as the patch
+lint_edited() { cp "$T/good" "$T/p/0001-a.patch" && sed -i "$1" "$T/p/0001-a.patch" && lint; }
 t_lint_checks_each_patchs_origin_and_status() {
 	mktree
 	mkdir -p "$T/tree/scripts"
@@ -656,23 +658,19 @@ t_lint_checks_each_patchs_origin_and_status() {
 	apply; expect_rc 0 || return 1
 	lint; expect_rc 0 && expect_out '^ok 2 0001-a.patch: origin \(not submitted\)' || return 1
 	# A missing field
-	sed -i '/^Last-Update:/d' "$T/p/0001-a.patch"
-	lint; expect_rc 1 && expect_out 'not ok 2 0001-a.patch: origin: no Last-Update: field' || return 1
+	lint_edited '/^Last-Update:/d'
+	expect_rc 1 && expect_out 'not ok 2 0001-a.patch: origin: no Last-Update: field' || return 1
 	# An unknown status, and a tree nobody queues in
-	cp "$T/good" "$T/p/0001-a.patch"
-	sed -i 's/^Forwarded: no$/Forwarded: maybe later/' "$T/p/0001-a.patch"
-	lint; expect_rc 1 && expect_out "unknown status Forwarded: 'maybe later'" || return 1
-	cp "$T/good" "$T/p/0001-a.patch"
-	sed -i 's/^Forwarded: no$/Forwarded: no\nApplied-Upstream: my-tree/' "$T/p/0001-a.patch"
-	lint; expect_rc 1 && expect_out "unknown status Applied-Upstream: 'my-tree'" || return 1
+	lint_edited 's/^Forwarded: no$/Forwarded: maybe later/'
+	expect_rc 1 && expect_out "unknown status Forwarded: 'maybe later'" || return 1
+	lint_edited 's/^Forwarded: no$/Forwarded: no\nApplied-Upstream: my-tree/'
+	expect_rc 1 && expect_out "unknown status Applied-Upstream: 'my-tree'" || return 1
 	# A changelog line is not a field.
-	cp "$T/good" "$T/p/0001-a.patch"
-	sed -i '/^Origin:/d; s/^Why.$/Origin: vendor/' "$T/p/0001-a.patch"
-	lint; expect_rc 1 && expect_out 'no Origin: field' || return 1
+	lint_edited '/^Origin:/d; s/^Why.$/Origin: vendor/'
+	expect_rc 1 && expect_out 'no Origin: field' || return 1
 	# What is queued upstream passes, and says so.
-	cp "$T/good" "$T/p/0001-a.patch"
-	sed -i 's|^Origin: vendor$|Origin: other, https://lore.kernel.org/linux-mm/1-a@example.org/|; s/^Forwarded: no$/Forwarded: not-needed\nApplied-Upstream: mm-unstable/' "$T/p/0001-a.patch"
-	lint; expect_rc 0 && expect_out 'origin \(queued in mm-unstable\)'
+	lint_edited 's|^Origin: vendor$|Origin: other, https://lore.kernel.org/linux-mm/1-a@example.org/|; s/^Forwarded: no$/Forwarded: not-needed\nApplied-Upstream: mm-unstable/'
+	expect_rc 0 && expect_out 'origin \(queued in mm-unstable\)'
 }
 
 # A port of someone else's posting must not be sent as the project's.
