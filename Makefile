@@ -167,6 +167,6 @@ help:
 #h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
 #h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
 #h   CI (.ci/run)
-#h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1500)
+#h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1200)
 #h
 #h Exit status: 0 on success; through make a failure is 2 (the script's own is 1).
