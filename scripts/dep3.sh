@@ -98,6 +98,9 @@ dep3_status() {
 # dep3_own FILE: true for the project's own patch.
 dep3_own() { [ "$(dep3 "$1" Origin)" = vendor ]; }
 
+# dep3_to_send FILE: true for our own patch that is for upstream.
+dep3_to_send() { dep3_own "$1" && [ "$(dep3 "$1" Forwarded)" != not-needed ]; }
+
 # dep3_group_kind FILE...: what make outgoing does with a patch group.
 #   post       every patch is ours: a new series
 #   reply      it ports a posting still in review (and maybe what that
@@ -110,7 +113,7 @@ dep3_group_kind() {
 	local f kind=post send=0
 	for f in "$@"; do
 		if dep3_own "$f"; then
-			[ "$(dep3 "$f" Forwarded)" = not-needed ] || send=1
+			! dep3_to_send "$f" || send=1
 		elif [ -z "$(dep3 "$f" Applied-Upstream)" ]; then
 			kind=reply	# one port still in review makes it a reply
 		elif [ $kind = post ]; then
@@ -123,7 +126,7 @@ dep3_group_kind() {
 
 # dep3_action FILE GROUP-KIND: what make outgoing does with the patch.
 dep3_action() {
-	if dep3_own "$1" && [ "$(dep3 "$1" Forwarded)" != not-needed ]; then
+	if dep3_to_send "$1"; then
 		case $2 in
 		post) echo "posted: a new series" ;;
 		reply) echo "sent on top of the posting, in its thread" ;;

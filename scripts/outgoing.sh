@@ -97,7 +97,7 @@ for p in "${want[@]}"; do
 	[ -z "$why" ] || die "$p: origin: $why" "fix its DEP-3 fields (make lint checks them; scripts/dep3.sh says what they mean)"
 done
 # own P: the patch is ours and for upstream
-own() { dep3_own "$PATCHES/$1" && [ "$(dep3 "$PATCHES/$1" Forwarded)" != not-needed ]; }
+own() { dep3_to_send "$PATCHES/$1"; }
 sent=0
 for g in "${groups[@]}"; do
 	files=()
