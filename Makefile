@@ -124,7 +124,7 @@ help:
 #h   build       bzImage, the kselftests and the guest programs (ccache, O= dir)
 #h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
 #h   kselftests  boot the kernel in QEMU, run the tests, print the results table
-#h   host-tests  the scripts' own tests (tests/host/test-scripts.sh), no kernel needed
+#h   host-tests  the scripts' and the docs' own tests (tests/host/test-*.sh), no kernel needed
 #h   lint        each patch mail's form, its origin fields (DEP-3) and checkpatch.pl --strict
 #h
 #h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):
@@ -168,5 +168,6 @@ help:
 #h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
 #h   CI (.ci/run)
 #h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1200)
+#h     CI_MIN_MB=MiB      free disk space .ci/run needs before it starts (10240)
 #h
 #h Exit status: 0 on success; through make a failure is 2 (the script's own is 1).

@@ -15,7 +15,7 @@ stage() {
 	build)      "$S/build.sh" ;;
 	initramfs)  "$S/mkinitramfs.sh" ;;
 	kselftests) "$S/qemu.sh" test ;;
-	host-tests) "$TOP/tests/host/test-scripts.sh" ;;
+	host-tests) local r=0; "$TOP/tests/host/test-scripts.sh" || r=1; "$TOP/tests/host/test-docs.sh" || r=1; return $r ;;
 	lint)       "$S/lint-series.sh" ;;
 	*) die "unknown stage '$1'" ;;
 	esac
