@@ -26,6 +26,9 @@ run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
 fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
 expect_rc() { [ "$rc" = "$1" ] || [ "$1" = nonzero -a "$rc" != 0 ] || fail "exit status $rc, expected $1"; }
 expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
+# expect_no_out ERE [WHY]: no line of the output matches ERE (WHY: what
+# such a line would mean). Silent when it holds.
+expect_no_out() { ! printf '%s\n' "$out" | grep -qE -- "$1" || fail "${2:-output has /$1/}"; }
 tree_sum() { (cd "$1" && find . -path ./.pc -prune -o -path ./.series -prune -o -type f -print0 |
 	sort -z | xargs -0 sha1sum | sha1sum); }
 
@@ -66,6 +69,18 @@ mkmail() {
 apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/apply-series.sh"; }
 
 # --- cases -------------------------------------------------------------
+# The checks print only when they fail: a case that passes has no
+# diagnostics in its output, and one that fails names the check.
+t_harness_checks_are_silent_when_they_hold() {
+	local said
+	out='a line' rc=0
+	said=$(expect_rc 0 && expect_out '^a line$' && expect_no_out 'other' 2>&1) ||
+		{ out=$said; fail "a check that holds failed"; return 1; }
+	[ -z "$said" ] || { out=$said; fail "a check that holds printed a diagnostic"; return 1; }
+	said=$(expect_no_out 'a line' 2>&1) && { fail "expect_no_out held on a matching line"; return 1; }
+	printf '%s\n' "$said" | grep -q 'output has /a line/' || { out=$said; fail "no diagnostic from a check that failed"; }
+}
+
 t_empty_series_is_valid() {
 	mktree
 	apply; expect_rc 0 && expect_out '0 patch\(es\)'
@@ -115,7 +130,7 @@ t_added_patch_applies_only_itself() {
 	apply; expect_rc 0 || return 1
 	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
 	apply; expect_rc 0 && expect_out 'applying \[2/2\] 0002-b.patch' || return 1
-	! printf '%s\n' "$out" | grep -q 'applying \[1/2\]' || fail "0001 was re-applied"
+	expect_no_out 'applying \[1/2\]' "0001 was re-applied"
 }
 
 t_bad_patch_names_patch_and_hunk_and_leaves_tree_before_it() {
@@ -384,7 +399,7 @@ t_no_tree_no_work_bad_kernel_src_each_named() {
 	for s in check-apply.sh apply-series.sh make-config.sh build.sh; do
 		run env KERNEL_SRC="$T/empty" PATCHES="$T/p" WORK="$T/nt" BUILD="$T/nt/b" "$S/$s"
 		expect_rc 1 && expect_out "KERNEL_SRC=$T/empty is not a kernel tree" || return 1
-		! expect_out 'next: make tree' 2>/dev/null || fail "$s advises make tree for a KERNEL_SRC" || return 1
+		expect_no_out 'next: make tree' "$s advises make tree for a KERNEL_SRC" || return 1
 	done
 	run env KERNEL_SRC="$T/tree/Makefile" "$S/apply-series.sh"
 	expect_rc 2 && expect_out 'KERNEL_SRC=.*Makefile is a file, not'
@@ -399,8 +414,7 @@ t_unknown_tree_names_the_trees() {
 # lib.sh exports what the user gave, normalized, and nothing it computed.
 t_lib_exports_only_what_the_user_gave() {
 	run env -u KERNEL_SRC -u BUILD -u WORK bash -c '. "$1/lib.sh"; env' _ "$S"
-	! printf '%s\n' "$out" | grep -qE '^(KERNEL_SRC|BUILD|WORK|PATCHES)=' ||
-		fail "lib.sh exported a value it computed" || return 1
+	expect_no_out '^(KERNEL_SRC|BUILD|WORK|PATCHES)=' "lib.sh exported a value it computed" || return 1
 	mkdir -p "$T/ksrc"
 	run env KERNEL_SRC="$T/ksrc/." WORK="$T/w/../w2" bash -c '. "$1/lib.sh"; env' _ "$S"
 	expect_out "^KERNEL_SRC=$T/ksrc\$" && expect_out "^WORK=$T/w2\$"
@@ -581,7 +595,7 @@ t_local_edit_blocks_pop_with_a_clear_message() {
 	echo 'int hand_edit;' >>"$T/tree/mm/a.c"
 	: >"$T/p/series"; rm "$T/p/0001-a.patch"
 	apply; expect_rc 1 && expect_out 'local edits to patched files' && expect_out 'next:.*make clean-tree TREE=' || return 1
-	! expect_out distclean 2>/dev/null || fail "the advice wipes all of work/"
+	expect_no_out distclean "the advice wipes all of work/"
 }
 
 t_clean_tree_removes_only_the_tree() {
@@ -826,7 +840,7 @@ t_outgoing_base_import_shows_progress_and_no_send_advice() {
 	expect_rc 0 && expect_out 'base import \[1/4\] extracting' && expect_out 'base import \[2/4\] adding [0-9]+ files' &&
 		expect_out 'base import \[4/4\] packing' && expect_out 'imported in [0-9]+ s' || return 1
 	expect_out 'MUST NOT be sent' || return 1
-	! expect_out 'send with: git send-email' 2>/dev/null || fail "it says 'send with' for mails that must not be sent"
+	expect_no_out 'send with: git send-email' "it says 'send with' for mails that must not be sent"
 }
 
 # What goes out follows each patch's origin: our group is posted; a port
@@ -892,7 +906,7 @@ t_outgoing_holds_back_a_reply_it_cannot_thread() {
 	expect_rc 0 && expect_out "not ready to send: port: the posting's Message-ID is not known" &&
 		expect_out "not ready to send: port: no address for the posting's author" || return 1
 	grep -q "Message-ID is not known" "$T/wo2/outgoing/NOT-FOR-SENDING" || fail "no NOT-FOR-SENDING with the reason" || return 1
-	! expect_out 'send with:' 2>/dev/null || fail "it says 'send with' while a group is held" || return 1
+	expect_no_out 'send with:' "it says 'send with' while a group is held" || return 1
 	# A Hold: line in a cover holds its group, with the reason.
 	sed -i '1a Hold: not run on the posting itself yet' "$T/p/port/cover.txt"
 	outgoing2 SENDER='Sam Sender <sam@example.org>'
@@ -997,7 +1011,7 @@ t_results_checks_each_binarys_plan() {
 t_results_come_from_the_tap_log_not_the_console() {
 	mklog '[   35.196734] [    119] ok 7 test_from_a_kernel_line' "$passing"
 	results; expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' || return 1
-	! expect_out 'test_from_a_kernel_line' 2>/dev/null || fail "a console line became a result" || return 1
+	expect_no_out 'test_from_a_kernel_line' "a console line became a result" || return 1
 	# A run that stopped inside a binary (a crash, the timeout).
 	mklog '' "$passing"
 	printf '%s\n' 'TAP version 13' '1..2' '# selftests: cgroup: test_a' '# 1..1' '# ok 1 test_one' \
@@ -1020,7 +1034,7 @@ t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
 	expect_rc 0 && expect_out 'known flaky: sometimes OOMs' && expect_out '^1 passed, 0 failed, 1 skipped$' || return 1
 	mklog '' "$passing"
 	KNOWN_FLAKY=$T/fl.txt results
-	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && ! expect_out 'known failures that passed' 2>/dev/null
+	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && expect_no_out 'known failures that passed'
 }
 
 t_kernel_warning_fails_the_run() {
@@ -1119,7 +1133,7 @@ t_bad_guest_settings_stop_before_anything_runs() {
 		expect_out 'error: SWAP_MB=abc: MiB' && expect_out 'error: VM_TIMEOUT=10m: seconds' &&
 		expect_out 'error: VM_CPUS=0: guest vCPUs' && expect_out 'error: SWAP_BPS=4M' &&
 		expect_out 'error: ACCEL=foo: expected auto' && expect_out 'nothing was run' || return 1
-	! expect_out '==> stage' 2>/dev/null || fail "a stage ran despite the bad settings" || return 1
+	expect_no_out '==> stage' "a stage ran despite the bad settings" || return 1
 	[ ! -e "$T/gs" ] || fail "the work directory was created"
 	run env WORK="$T/gs" VM_MEM=128 "$S/qemu.sh" test
 	expect_rc 1 && expect_out 'VM_MEM=128: MiB of guest memory, a whole number of at least 256'
@@ -1156,7 +1170,7 @@ t_one_launcher_for_every_mode() {
 		expect_out 'ksft.mode=test' || return 1
 	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true
 	expect_rc 0 && expect_out 'root=/dev/vdc' && expect_out 'bookworm.img' && expect_out 'timeout -k 10 2400' || return 1
-	! expect_out '-initrd' 2>/dev/null || fail "the rootfs boot has an -initrd" || return 1
+	expect_no_out '-initrd' "the rootfs boot has an -initrd" || return 1
 	qemu_run ACCEL=tcg ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true FAKE_HANG=1 VM_SILENCE=4
 	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not run .true. to success'
 }
@@ -1243,7 +1257,7 @@ t_hanging_kvm_falls_back_to_tcg() {
 	[ $(($(date +%s) - t0)) -lt 15 ] || fail "the probe did not time out promptly" || return 1
 	[ "$(sed -n 2p "$T/w/kvm-probe")" = tcg ] || fail "the probe result was not cached" || return 1
 	qemu_run
-	! printf '%s\n' "$out" | grep -q 'probing KVM' || fail "KVM was probed again in the same host boot"
+	expect_no_out 'probing KVM' "KVM was probed again in the same host boot"
 }
 
 t_hung_guest_hits_the_hard_timeout() {
@@ -1308,7 +1322,7 @@ t_check_deb_accepts_a_complete_package() {
 	check_deb; expect_rc 0 && expect_out 'ok +System.map has fake_series_fn' &&
 		expect_out 'ok +1 module' && expect_out 'ok +headers: \./lib/modules/.*/build' &&
 		expect_out 'all checks passed' || return 1
-	! printf '%s\n' "$out" | grep -q 'main' || fail "a function from tools/ was looked for"
+	expect_no_out 'main' "a function from tools/ was looked for"
 }
 
 t_check_deb_names_what_a_package_lacks() {
