@@ -56,12 +56,15 @@ t_links_resolve() {
 			case $p in ../*|/*) echo "$f:$n: link $t leads out of the repository"; continue ;; esac
 			in_checkout "$p" || echo "$f:$n: link $t: no such file in the repository ($p)"
 		done
-		# A path in backquotes that climbs out of the checkout (../x).
+		# A path in backquotes that climbs up (../x): as for links.
 		# shellcheck disable=SC2016
 		grep -noE '`\.\./[^` ]*`' "$f" | while IFS=: read -r n t; do
 			t=${t//\`/}
 			p=$(realpath -m --relative-to="$TOP" "$dir/$t")
-			case $p in ../*) echo "$f:$n: path $t is outside the repository" ;; esac
+			case $p in
+			../*) echo "$f:$n: path $t is outside the repository" ;;
+			*) in_checkout "$p" || echo "$f:$n: path $t: no such file in the repository ($p)" ;;
+			esac
 		done
 	done
 }
