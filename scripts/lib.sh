@@ -17,14 +17,23 @@
 # a parent's computed value for a user's choice.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# TREE is the name of a directory of patches/, not a path: it names the
+# work directory and its lock too. Set but empty is a mistake, not 7.3.
+case ${TREE-7.3} in
+'') _bad="TREE is empty" ;;
+*/*|.*) _bad="TREE=$TREE is a path: give a tree's name" ;;
+*) _bad= ;;
+esac
 TREE=${TREE:-7.3}
 # (PIN_ENV= points the host tests at a copy of a tree.env.)
 TREE_ENV=${PIN_ENV:-$TOP/patches/$TREE/tree.env}
-if [ ! -f "$TREE_ENV" ]; then
-	echo "error: TREE=$TREE: no $TREE_ENV" >&2
+[ -n "$_bad" ] || [ -f "$TREE_ENV" ] || _bad="TREE=$TREE: no $TREE_ENV"
+if [ -n "$_bad" ]; then
+	echo "error: $_bad" >&2
 	echo "  next: use one of: $(cd "$TOP/patches" && ls -d -- */ 2>/dev/null | tr -d / | paste -sd' ')" >&2
 	exit 2
 fi
+unset _bad
 # shellcheck source=patches/7.3/tree.env
 . "$TREE_ENV"
 

@@ -408,7 +408,13 @@ t_no_tree_no_work_bad_kernel_src_each_named() {
 t_unknown_tree_names_the_trees() {
 	run env TREE=no-such-tree "$S/fetch-tree.sh"
 	expect_rc 2 && expect_out 'TREE=no-such-tree: no .*patches/no-such-tree/tree.env' &&
-		expect_out 'next: use one of: .*6\.12.*7\.3'
+		expect_out 'next: use one of: .*6\.12.*7\.3' || return 1
+	# A path would name a work directory (and its lock) in the checkout;
+	# an empty TREE is a mistake, not the default.
+	run env TREE=../patches/7.3 bash -c '. "$1/lib.sh"' _ "$S"
+	expect_rc 2 && expect_out 'TREE=../patches/7.3 is a path' && expect_out 'next: use one of: .*7\.3' || return 1
+	run env TREE= bash -c '. "$1/lib.sh"' _ "$S"
+	expect_rc 2 && expect_out 'error: TREE is empty'
 }
 
 # lib.sh exports what the user gave, normalized, and nothing it computed.
