@@ -7,7 +7,6 @@
 # series, or 6.12, the backport for Debian's 6.12 kernel).
 TREE ?= 7.3
 export TREE
-TREE_WORK = $(or $(WORK),$(or $(WORK_ROOT),work)/$(TREE))
 
 RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
@@ -97,19 +96,19 @@ vm:
 deps tree series config build initramfs kselftests host-tests lint:
 	@$(RUN) $@
 
-## make clean      remove the tree's build directories (keeps the extracted tree)
+## make clean      remove the tree's build/, logs/ and results/ (keeps the extracted tree)
 clean:
-	rm -rf $(TREE_WORK)/build $(TREE_WORK)/logs $(TREE_WORK)/results
+	@scripts/clean.sh clean
 
 ## make clean-tree remove the extracted tree of TREE only (make re-extracts it;
 ##                 keeps downloads, builds, the outgoing base, the other tree)
 clean-tree:
-	@[ -z "$(KERNEL_SRC)" ] || { echo "error: clean-tree removes the pinned tree; KERNEL_SRC=$(KERNEL_SRC) is yours" >&2; exit 1; }
-	rm -rf $(TREE_WORK)/linux-source-$(TREE) $(TREE_WORK)/.tree-extracted $(TREE_WORK)/.extract.tmp
+	@scripts/clean.sh clean-tree
 
-## make distclean  remove the whole work directory (both trees, downloads)
+## make distclean  remove WORK_ROOT whole (both trees, downloads); the clean targets
+##                 refuse a directory the project did not make (no .zswap-stack-work)
 distclean:
-	rm -rf $(or $(WORK_ROOT),work)
+	@scripts/clean.sh distclean
 
 help:
 	@sed -n 's/^## //p' Makefile

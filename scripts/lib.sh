@@ -101,9 +101,17 @@ pkg_for() {
 
 # need_tree: stop unless $KERNEL_SRC is a kernel tree, with the step that
 # makes one (make tree for the pinned tree; a user's KERNEL_SRC is theirs).
+# The pinned tree counts only with its stamp (make tree's own test): a
+# tree an interrupted extraction or clean-tree left is not one.
 need_tree() {
+	if [ "$PINNED" = 1 ]; then
+		[ -d "$KERNEL_SRC" ] || die "the pinned $TREE tree is not extracted yet ($KERNEL_SRC)" "make tree TREE=$TREE"
+		stamped "$WORK/.tree-extracted" "$PIN_SHA256" && [ -f "$KERNEL_SRC/Makefile" ] && [ -d "$KERNEL_SRC/mm" ] ||
+			die "the pinned $TREE tree in $KERNEL_SRC is not whole (an interrupted make tree or clean-tree) or not of the pin" \
+				"make tree TREE=$TREE (extracts it again)"
+		return 0
+	fi
 	[ -f "$KERNEL_SRC/Makefile" ] && [ -d "$KERNEL_SRC/mm" ] && return 0
-	[ "$PINNED" = 1 ] && die "the pinned $TREE tree is not extracted yet ($KERNEL_SRC)" "make tree TREE=$TREE"
 	die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree (no Makefile or mm/)" \
 		"point KERNEL_SRC at the top of a kernel source tree, or unset it for the pinned $TREE tree"
 }
@@ -125,10 +133,31 @@ lock() {
 # stamped FILE CONTENT: FILE holds exactly CONTENT.
 stamped() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 
-# mkwork: create $WORK, or say why it cannot be (read-only or another
-# user's checkout).
+# The work directories the project makes (WORK, WORK_ROOT, and those of
+# check-series and bench) hold this file; the clean targets remove
+# nothing from a directory without it.
+WORK_MARK=.zswap-stack-work
+# is_workdir DIR: DIR is a work directory of the project: marked, or the
+# checkout's own ./work or a directory under it.
+is_workdir() {
+	[ -f "$1/$WORK_MARK" ] && return 0
+	case $(realpath -m "$1")/ in "$(realpath -m "$TOP/work")"/*) return 0 ;; esac
+	return 1
+}
+# workdir DIR: make DIR, marked when it is the project's: new, empty, or
+# inside a work directory. A directory holding someone's files is used
+# as it is, unmarked (and the clean targets refuse it).
+workdir() {
+	if [ ! -d "$1" ] || [ -z "$(ls -A "$1")" ] || is_workdir "$1" || is_workdir "$(dirname "$1")"; then
+		mkdir -p "$1" && : >>"$1/$WORK_MARK"
+	fi
+}
+
+# mkwork: create $WORK (and WORK_ROOT, when WORK is in it), or say why
+# it cannot be (read-only or another user's checkout).
 mkwork() {
-	mkdir -p "$WORK" 2>/dev/null && [ -w "$WORK" ] ||
+	case $WORK in "$WORK_ROOT"/*) workdir "$WORK_ROOT" 2>/dev/null || true ;; esac
+	{ workdir "$WORK" && [ -w "$WORK" ]; } 2>/dev/null ||
 		die "cannot write the work directory $WORK (as $(id -un); owner of $(dirname "$WORK"): $(stat -c %U "$(dirname "$WORK")" 2>/dev/null || echo none))" \
 			"use WORK=DIR (or WORK_ROOT=DIR) on a disk you can write, or run as the checkout's owner"
 }

@@ -29,6 +29,10 @@ expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1
 # expect_no_out ERE [WHY]: no line of the output matches ERE (WHY: what
 # such a line would mean). Silent when it holds.
 expect_no_out() { ! printf '%s\n' "$out" | grep -qE -- "$1" || fail "${2:-output has /$1/}"; }
+# hold FILE: hold FILE's lock in the background, as a running make
+# would, until unhold.
+hold() { (exec 8>"$1" && flock 8 && exec sleep 60) & holder=$!; sleep 1; }
+unhold() { kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true; }
 tree_sum() { (cd "$1" && find . -path ./.pc -prune -o -path ./.series -prune -o -type f -print0 |
 	sort -z | xargs -0 sha1sum | sha1sum); }
 
@@ -606,11 +610,72 @@ t_local_edit_blocks_pop_with_a_clear_message() {
 
 t_clean_tree_removes_only_the_tree() {
 	mkdir -p "$T/ct/linux-source-7.3/mm" "$T/ct/build/x" "$T/ct/outgoing-base.git" "$T/ct/logs"
-	touch "$T/ct/.tree-extracted" "$T/ct/build/x/.config"
+	touch "$T/ct/.zswap-stack-work" "$T/ct/.tree-extracted" "$T/ct/build/x/.config"
 	run make -C "$TOP" clean-tree TREE=7.3 WORK="$T/ct"
 	expect_rc 0 || return 1
 	[ ! -e "$T/ct/linux-source-7.3" ] && [ ! -e "$T/ct/.tree-extracted" ] || fail "the tree is still there" || return 1
 	[ -e "$T/ct/build/x/.config" ] && [ -d "$T/ct/outgoing-base.git" ] || fail "clean-tree removed more than the tree"
+}
+
+# clean-tree takes the work lock: never a tree under a running make. What
+# an interrupted one leaves (the tree without its stamp) is no tree to
+# make series either, and make tree's to repair.
+t_clean_tree_waits_for_the_lock_and_an_interrupted_one_is_no_tree() {
+	local pin=$T/ci/$PIN_TOPDIR
+	mkdir -p "$pin/mm" && touch "$T/ci/.zswap-stack-work" "$pin/Makefile"
+	bash -c '. "$1/lib.sh"; echo "$PIN_SHA256"' _ "$S" >"$T/ci/.tree-extracted"
+	hold "$T/ci/.lock"
+	run make -C "$TOP" --no-print-directory clean-tree WORK="$T/ci"
+	unhold
+	expect_rc 2 && expect_out "another make in $T/ci is running" || return 1
+	[ -f "$pin/Makefile" ] && [ -f "$T/ci/.tree-extracted" ] || fail "clean-tree removed the tree under a running make" || return 1
+	# Interrupted after the stamp went: make series says make tree.
+	rm "$T/ci/.tree-extracted"
+	run env WORK="$T/ci" "$S/apply-series.sh"
+	expect_rc 1 && expect_out 'is not whole' && expect_out 'next: make tree' || return 1
+	run make -C "$TOP" --no-print-directory clean-tree WORK="$T/ci"
+	expect_rc 0 && [ ! -e "$pin" ] && [ ! -e "$T/ci/.extract.tmp" ] || fail "the tree or its rename is left: $(ls -A "$T/ci")"
+}
+
+# The clean targets remove only what the project made: a directory of
+# the user's (no work mark) is refused whole; a TREE they cannot place
+# is an error, not a clean of nothing.
+t_clean_targets_remove_only_the_projects_work_directories() {
+	local tree=${TREE:-7.3} m
+	mkdir -p "$T/u/build" "$T/u/logs" "$T/u/results"
+	touch "$T/u/build/mine" "$T/u/notes"
+	for m in "clean WORK=$T/u" "clean-tree WORK=$T/u" "distclean WORK_ROOT=$T/u"; do
+		# shellcheck disable=SC2086
+		run make -C "$TOP" --no-print-directory $m
+		expect_rc 2 && expect_out "WORK(_ROOT)?=$T/u is not a work directory of this project" &&
+			expect_out "next: .*touch $T/u/.zswap-stack-work" || return 1
+	done
+	# The pipeline uses a user's directory, but does not make it its own.
+	run env WORK="$T/u" "$S/pipeline.sh"
+	expect_rc 0 && [ ! -e "$T/u/.zswap-stack-work" ] || fail "the user's directory was marked" || return 1
+	run make -C "$TOP" --no-print-directory clean WORK="$T/u"
+	expect_rc 2 || return 1
+	[ -f "$T/u/build/mine" ] && [ -f "$T/u/notes" ] && [ -d "$T/u/logs" ] && [ -d "$T/u/results" ] ||
+		fail "a clean target removed the user's files" || return 1
+	for m in "clean TREE=" "clean-tree TREE=" "clean TREE=no-such-tree" "distclean TREE=../patches/7.3"; do
+		# shellcheck disable=SC2086
+		run make -C "$TOP" --no-print-directory $m WORK_ROOT="$T/u"
+		expect_rc 2 && expect_out 'error: TREE' && expect_out 'next: use one of' || return 1
+	done
+	# What the pipeline made is marked and cleaned; a running make holds it.
+	run env WORK_ROOT="$T/r" "$S/pipeline.sh"
+	expect_rc 0 && [ -f "$T/r/.zswap-stack-work" ] && [ -f "$T/r/$tree/.zswap-stack-work" ] ||
+		fail "the work directories the pipeline made are not marked" || return 1
+	mkdir -p "$T/r/$tree/build/x" "$T/r/$tree/logs" "$T/r/$tree/results" "$T/r/tarballs"
+	run make -C "$TOP" --no-print-directory clean WORK_ROOT="$T/r"
+	expect_rc 0 && [ ! -e "$T/r/$tree/build" ] && [ ! -e "$T/r/$tree/logs" ] && [ ! -e "$T/r/$tree/results" ] &&
+		[ -d "$T/r/tarballs" ] || fail "make clean did not remove build/, logs/, results/ alone" || return 1
+	hold "$T/r/$tree/.lock"
+	run make -C "$TOP" --no-print-directory distclean WORK_ROOT="$T/r"
+	unhold
+	expect_rc 2 && expect_out "a make is running in $T/r/$tree" && [ -d "$T/r/tarballs" ] || return 1
+	run make -C "$TOP" --no-print-directory distclean WORK_ROOT="$T/r"
+	expect_rc 0 && [ ! -e "$T/r" ] || fail "make distclean left $T/r"
 }
 
 # Every VAR= the README tells users to set, make help lists.
