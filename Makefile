@@ -33,10 +33,12 @@ check-series:
 	@scripts/check-series.sh
 
 ## make soak      the data-integrity soak alone, long (SOAK_ARGS=-d,600,-m,24)
+# (The default in a variable: $(or) would split it at its commas.)
+SOAK_DEFAULT := -d,600,-m,24
 soak:
 	@$(RUN) $(PIPELINE)
 	@TESTS=guest/soak VM_TIMEOUT=$(or $(VM_TIMEOUT),3600) \
-		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),-d,600,-m,24)" \
+		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),$(SOAK_DEFAULT))" \
 		scripts/qemu.sh test
 
 ## make fuzz      trinity on the mm syscalls while reclaim and zswap churn

@@ -701,6 +701,17 @@ t_make_variables_do_not_reach_the_cases() {
 	expect_rc 0 && expect_out '^2 passed, 0 failed, 0 skipped$'
 }
 
+# make soak hands the guest its arguments whole, the default's too
+# (make's $(or) splits at commas).
+t_soak_gets_its_arguments_whole() {
+	local a
+	for a in '' 'SOAK_ARGS=' 'SOAK_ARGS=-d,60,-m,8'; do
+		# shellcheck disable=SC2086
+		run make -C "$TOP" --no-print-directory -n soak $a
+		expect_rc 0 && expect_out "ksft\.soak=$([ "$a" = SOAK_ARGS=-d,60,-m,8 ] && echo -d,60,-m,8 || echo -d,600,-m,24)\"" || return 1
+	done
+}
+
 t_lint_rejects_incomplete_mails() {
 	mktree
 	mkdir -p "$T/tree/scripts"
