@@ -139,13 +139,13 @@ help:
 #h     P=NAME             make refresh: the patch to write back from the tree
 #h   Guest (checked before anything runs)
 #h     ACCEL=auto|kvm|tcg probe KVM and fall back to TCG (auto), or force one
-#h     VM_MEM=MiB (1024) VM_CPUS=N (2) SWAP_MB=MiB (1024)
+#h     VM_MEM=MiB (1024) VM_CPUS=N (2, at most 255) SWAP_MB=MiB (1024)
 #h     VM_TIMEOUT=s (2400)  hard limit of a run; VM_SILENCE=s (600) without output = hung
 #h     SWAP_BPS=bytes/s   throttle the guest's swap disk (a slow disk)
 #h     SWAP=zram          swap on /dev/zram0 (zstd, SWAP_MB) instead of the disk
-#h     TESTS=a,b          run only these tests (e.g. cgroup/test_zswap)
+#h     TESTS=a,b          run only these tests of tests/kselftests*.list (e.g. cgroup/test_zswap)
 #h     APPEND='...'       extra kernel parameters (e.g. ksft.swap_ssd=1)
-#h     KERNEL_IMAGE=FILE  boot another bzImage with this build's initramfs
+#h     KERNEL_IMAGE=FILE  boot another bzImage (it must exist) with this build's initramfs
 #h     QEMU_SHOW=1        print QEMU's command line instead of booting
 #h     ROOTFS=debian      make vm on a Debian root file system (ROOTFS_REBUILD=1 remakes it)
 #h     VM_RUN='cmd'       make vm: run cmd in the guest and power off

@@ -352,7 +352,7 @@ check_settings() {
 		x=${!v:-}
 		case $v in
 		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
-		VM_CPUS) what="guest vCPUs, a positive whole number (default 2)" ;;
+		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (QEMU's pc machine; default 2)" ;;
 		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
 		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
 		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
@@ -363,11 +363,43 @@ check_settings() {
 		case $x in
 		'') continue ;;
 		*[!0-9]*|0*) ;;
-		*) [ "$v" != VM_MEM ] || [ "$x" -ge 256 ] && continue ;;
+		*) case $v in
+		   VM_MEM) [ ${#x} -gt 3 ] || [ "$x" -ge 256 ] && continue ;;
+		   VM_CPUS) [ ${#x} -le 3 ] && [ "$x" -le 255 ] && continue ;;
+		   *) continue ;;
+		   esac ;;
 		esac
 		echo "error: $v=$x: $what" >&2
 		bad=1
 	done
+	# Test names: the lists' entries (the debug list's too: make fuzz
+	# runs guest/fuzz on any kernel). The guest would skip another name,
+	# and the run pass.
+	local known unknown t
+	known=$(KCONFIG=debug test_list)
+	for v in TESTS CHECK_TESTS; do
+		unknown=
+		for t in $(printf %s "${!v:-}" | tr , ' '); do
+			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"
+		done
+		[ -z "$unknown" ] || {
+			echo "error: $v=${!v}: not in tests/kselftests.list or tests/kselftests-debug.list:$unknown" >&2
+			echo "  the tests: $(printf '%s\n' "$known" | paste -sd,)" >&2
+			bad=1
+		}
+	done
+	case ${ROOTFS:-} in ''|debian) ;; *)
+		echo "error: ROOTFS=$ROOTFS: only ROOTFS=debian is known (make vm on a Debian root file system), or leave it unset" >&2
+		bad=1 ;;
+	esac
+	[ -z "${KERNEL_IMAGE:-}" ] || [ -f "$KERNEL_IMAGE" ] || {
+		echo "error: KERNEL_IMAGE=$KERNEL_IMAGE: no such file (a bzImage to boot instead of this build's)" >&2
+		bad=1
+	}
+	case ${SOAK_ARGS:-} in *[[:space:]]*)
+		echo "error: SOAK_ARGS=$SOAK_ARGS: the soak's arguments joined by commas, no spaces (SOAK_ARGS=-d,600,-m,24)" >&2
+		bad=1 ;;
+	esac
 	case ${SWAP:-disk} in disk|zram) ;; *)
 		echo "error: SWAP=$SWAP: expected disk (the default: a virtio disk) or zram (/dev/zram0, zstd)" >&2
 		bad=1 ;;

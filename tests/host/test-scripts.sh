@@ -6,16 +6,18 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 S=$TOP/scripts
-# The tree's pinned source (TREE=, default 7.3) and its top directory.
-read -r PIN_SRC PIN_TOPDIR < <(bash -c '. "$1/lib.sh"; echo "$KERNEL_SRC $PIN_TOPDIR"' _ "$S")
-REAL_TREE=${KERNEL_SRC:-$PIN_SRC}
 # The user's make variables (make test KCONFIG=debug SWAP=zram ...: every
 # one make help lists) reach this script through the environment; each
-# case sets what it tests. Only TREE stays: it picks the real tree.
+# case sets what it tests. Only TREE stays: it picks the real tree (a
+# KERNEL_SRC= is the real tree).
+REAL_TREE=${KERNEL_SRC:-}
 for v in $(sed -n 's/^#h //p' "$TOP/Makefile" | grep -oE '\b[A-Z][A-Z0-9_]{2,}=' | tr -d = | sort -u); do
 	[ "$v" = TREE ] || unset "$v"
 done
-unset PATCHES BUILD
+unset PATCHES BUILD CHECK_TESTS
+# The tree's pinned source (TREE=, default 7.3) and its top directory.
+read -r PIN_SRC PIN_TOPDIR < <(bash -c '. "$1/lib.sh"; echo "$KERNEL_SRC $PIN_TOPDIR"' _ "$S")
+REAL_TREE=${REAL_TREE:-$PIN_SRC}
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -1218,7 +1220,21 @@ t_bad_guest_settings_stop_before_anything_runs() {
 	expect_no_out '==> stage' "a stage ran despite the bad settings" || return 1
 	[ ! -e "$T/gs" ] || fail "the work directory was created"
 	run env WORK="$T/gs" VM_MEM=128 "$S/qemu.sh" test
-	expect_rc 1 && expect_out 'VM_MEM=128: MiB of guest memory, a whole number of at least 256'
+	expect_rc 1 && expect_out 'VM_MEM=128: MiB of guest memory, a whole number of at least 256' || return 1
+	# A range, the test names, the root file system, the image: checked
+	# before the first build, each named.
+	run env WORK="$T/gs" VM_CPUS=999 TESTS=cgroup/test_zswap,no/such ROOTFS=ubuntu KERNEL_IMAGE="$T/no-bzImage" \
+		SOAK_ARGS='-d 600' "$S/pipeline.sh" tree series config build initramfs kselftests
+	expect_rc 1 && expect_out 'error: VM_CPUS=999: guest vCPUs, a whole number from 1 to 255' &&
+		expect_out 'error: TESTS=cgroup/test_zswap,no/such: not in tests/kselftests.list or tests/kselftests-debug.list: no/such$' &&
+		expect_out '  the tests: cgroup/test_zswap,.*guest/soak' && expect_out 'error: ROOTFS=ubuntu: only ROOTFS=debian' &&
+		expect_out "error: KERNEL_IMAGE=$T/no-bzImage: no such file" && expect_out 'error: SOAK_ARGS=-d 600: .*no spaces' &&
+		expect_out 'nothing was run' || return 1
+	[ ! -e "$T/gs" ] || fail "the work directory was created" || return 1
+	# What make fuzz, make soak and check-series give is taken.
+	run env TESTS=guest/fuzz,guest/kmemleak CHECK_TESTS=cgroup/test_zswap VM_CPUS=255 SOAK_ARGS=-d,600,-m,24 \
+		ROOTFS=debian bash -c '. "$1/lib.sh"' _ "$S"
+	expect_rc 0
 }
 
 t_initramfs_with_nothing_built_is_refused() {
