@@ -24,6 +24,8 @@
 # header change). Each point's logs are kept in $WORK/check-series/points/.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/check-series-judge.sh
+. "$(dirname "$0")/check-series-judge.sh"
 [ "$PINNED" = 1 ] || die "check-series walks the series on the pinned tree; unset KERNEL_SRC"
 S=$TOP/scripts
 CW=$WORK/check-series
@@ -58,18 +60,7 @@ from=1 to=$n
 [ "$from" -le "$to" ] || die "FROM ($from) comes after TO ($to)"
 
 # Patch index (1-based) that makes each expected test pass.
-declare -A fixed_by
-if [ -f "$EXPECT" ]; then
-	while IFS=$'\t' read -r t p; do
-		case $t in ''|'#'*) continue ;; esac
-		fixed_by[$t]=0
-		for ((i = 0; i < n; i++)); do
-			[ "${all[$i]}" = "$p" ] && fixed_by[$t]=$((i + 1))
-		done
-		[ "${fixed_by[$t]}" != 0 ] ||
-			die "$EXPECT: $t names '$p', which is not in patches/series"
-	done <"$EXPECT"
-fi
+expect_load "$EXPECT" "${all[@]}"
 
 # The kselftests of the tree (not the project's guest/ tests, which do not
 # change along the series); CHECK_TESTS=a,b overrides.
@@ -153,7 +144,6 @@ rm -rf "$KDIR" "$CW"/results/check-series-*-before-*
 mkdir -p "$KDIR"
 save_kernel() { cp "$(build_dir)/arch/x86/boot/bzImage" "$KDIR/$(printf %02d "$1").bzImage"; }
 save_kernel "$prev"
-declare -A proven
 row "#" patch apply build W=1 ckpatch boot "ksft p/f/s/xf" time notes
 row "$prev" "$([ "$prev" = 0 ] && echo '(base)' || echo "${all[$((prev - 1))]}")" - built - - - - \
 	"$(($(date +%s) - t0))" "starting point, built only"
@@ -226,28 +216,11 @@ for ((k = from; k <= to; k++)); do
 		# Feature tests before their fix must fail: that is the old
 		# behaviour, "xf". Known failures of the base also count as xf.
 		kp=0 kf=0 ks=0 kx=0
-		while IFS=$'\t' read -r bin test res_ note; do
-			key=$bin:$test fix=${fixed_by[$bin:$test]:-0}
-			if [ "$fix" -gt "$k" ]; then
-				if [ "$res_" = fail ]; then
-					kx=$((kx + 1))
-					notes+=("$test fails: old behaviour (fixed by patch $fix)")
-					check ok
-				else
-					kf=$((kf + 1))
-					notes+=("$test: $res_ before its fix (patch $fix): does not show the old behaviour")
-					check FAIL
-				fi
-				continue
-			fi
-			case $res_ in
-			pass|xpass) kp=$((kp + 1)); check ok
-				[ "$fix" != "$k" ] || notes+=("$test passes: fixed here") ;;
-			fail) kf=$((kf + 1)); check FAIL; notes+=("FAIL $key") ;;
-			xfail) kx=$((kx + 1)); check ok ;;
-			skip) ks=$((ks + 1)) ;;
-			esac
-		done < <(cat "$res" 2>/dev/null)
+		while IFS=$'\t' read -r verdict col note; do
+			case $col in p) kp=$((kp + 1)) ;; f) kf=$((kf + 1)) ;; s) ks=$((ks + 1)) ;; x) kx=$((kx + 1)) ;; esac
+			[ "$verdict" = - ] || check "$verdict"
+			[ -z "$note" ] || notes+=("$note")
+		done < <(judge_point "$k" "$res")
 		ksft=$kp/$kf/$ks/$kx
 		[ -s "$res" ] || { ksft=none; check FAIL; notes+=("no kselftest result"); }
 		cp "$res" "$pdir/results.tsv" 2>/dev/null || true
@@ -266,15 +239,7 @@ for ((k = from; k <= to; k++)); do
 	# Tests after their fix, passing here for the first time: the same
 	# test binary on the kernel of the point before the fix must fail.
 	before=()
-	if [ "$build" = ok ]; then
-		for key in "${!fixed_by[@]}"; do
-			f=${fixed_by[$key]}
-			[ "$f" -ge "$from" ] && [ "$f" -le "$k" ] && [ -z "${proven[$key]:-}" ] || continue
-			awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t && $3 == "pass" { ok = 1 } END { exit !ok }' \
-				"$res" 2>/dev/null || continue
-			before+=("$key")
-		done
-	fi
+	[ "$build" != ok ] || mapfile -t before < <(before_fix_due "$k" "$from" "$res")
 	for key in "${before[@]}"; do
 		f=${fixed_by[$key]}
 		bk=$KDIR/$(printf %02d $((f - 1))).bzImage

@@ -1334,6 +1334,44 @@ t_check_series_and_bench_refuse_bad_ranges() {
 	[ ! -e "$T/csw/check-series" ] || fail "check-series made its work dir for a bad range"
 }
 
+# judge ARGS...: check-series' judgement functions, with fixed_by[] from
+# $T/expect over the series g/0001-a g/0002-fix g/0003-late (and, in
+# $PROVEN, the tests proven before their fix): the function's output.
+judge() {
+	run env T="$T" PROVEN="${PROVEN:-}" bash -c '. "$1/lib.sh"; . "$1/check-series-judge.sh"; shift
+		expect_load "$T/expect" g/0001-a.patch g/0002-fix.patch g/0003-late.patch
+		for t in $PROVEN; do proven[$t]=1; done
+		"$@"' _ "$S" "$@"
+}
+# A feature test before its fix must fail (the old behaviour), from its
+# fix on pass; one that passes at its fix is due a run on the kernel
+# before it, once.
+t_check_series_judges_each_point_by_series_expect() {
+	printf '# comment\nbin/t:test_new\tg/0002-fix.patch\nbin/t:test_late\tg/0003-late.patch\n' >"$T/expect"
+	printf 'bin/t\t%s\t%s\t%s\n' test_old pass '' test_new fail '' test_late pass '' test_skip skip 'binary skipped' \
+		test_known xfail 'a known failure' >"$T/p1.tsv"
+	judge judge_point 1 "$T/p1.tsv"
+	expect_rc 0 || return 1
+	[ "$out" = "$(printf '%s\n' 'ok	p	' 'ok	x	test_new fails: old behaviour (fixed by patch 2)' \
+		'FAIL	f	test_late: pass before its fix (patch 3): does not show the old behaviour' '-	s	' 'ok	x	')" ] ||
+		fail "point 1 judged wrong" || return 1
+	# At its fix the test passes, and is due its before-fix run.
+	printf 'bin/t\t%s\t%s\t\n' test_old fail test_new pass test_late fail >"$T/p2.tsv"
+	judge judge_point 2 "$T/p2.tsv"
+	[ "$out" = "$(printf '%s\n' 'FAIL	f	FAIL bin/t:test_old' 'ok	p	test_new passes: fixed here' \
+		'ok	x	test_late fails: old behaviour (fixed by patch 3)')" ] || fail "point 2 judged wrong" || return 1
+	judge before_fix_due 2 1 "$T/p2.tsv"
+	[ "$out" = bin/t:test_new ] || fail "before-fix runs due at point 2: '$out', expected bin/t:test_new" || return 1
+	PROVEN=bin/t:test_new judge before_fix_due 2 1 "$T/p2.tsv"
+	[ -z "$out" ] || fail "a proven test is due again" || return 1
+	judge before_fix_due 3 3 "$T/p2.tsv"
+	[ -z "$out" ] || fail "a test fixed before FROM is due" || return 1
+	# The expectations name a patch the series lacks.
+	printf 'bin/t:test_new\tg/0009-gone.patch\n' >"$T/expect"
+	judge judge_point 1 "$T/p1.tsv"
+	expect_rc 1 && expect_out "expect: bin/t:test_new names 'g/0009-gone.patch', which is not in patches/series"
+}
+
 # mkrootfs puts the one guest init (tests/guest/init) into the image.
 t_mkrootfs_image_has_the_one_init() {
 	command -v debugfs >/dev/null || { echo "SKIP: no debugfs (e2fsprogs)"; return 0; }
