@@ -1104,6 +1104,33 @@ t_results_come_from_the_tap_log_not_the_console() {
 		expect_out 'did not finish'
 }
 
+# The guest init's test loop (tests/guest/init, run here under busybox sh
+# with its /tests and /scratch in $T/g) on test programs of known exit
+# codes, its TAP fed to results.sh: each binary's verdict.
+t_guest_test_loop_exit_codes_reach_the_results() {
+	command -v busybox >/dev/null || { echo "SKIP: no busybox (make deps)"; return 0; }
+	local g=$T/g
+	mkdir -p "$g/tests/bin" "$g/tests/k" "$g/scratch" "$T/w"
+	printf '#!/bin/sh\nexec "$@"\n' >"$g/tests/bin/ptyrun"
+	printf '#!/bin/sh\necho 1..1; echo "ok 1 one"\n' >"$g/tests/k/pass"
+	printf '#!/bin/sh\necho "1..0 # SKIP no such feature"; exit 4\n' >"$g/tests/k/skip"
+	printf '#!/bin/sh\necho 1..1; echo "ok 1 one"; exit 1\n' >"$g/tests/k/exit1"
+	printf '#!/bin/sh\necho 1..2; echo "ok 1 one"; echo "not ok 2 two"; exit 1\n' >"$g/tests/k/fail"
+	printf '#!/bin/sh\necho 1..1; exec sleep 30\n' >"$g/tests/k/hang"
+	chmod +x "$g/tests/bin/ptyrun" "$g/tests/k/"*
+	sed -n '/^set -- \$tests$/,/^done$/p' "$TOP/tests/guest/init" |
+		sed 's#\([ ="(]\)/\(tests\|scratch\)/#\1$R/\2/#g' >"$T/loop.sh"
+	grep -q 'ptyrun' "$T/loop.sh" || { out=$(cat "$T/loop.sh"); fail "no test loop found in tests/guest/init"; return 1; }
+	(cd "$T" && busybox sh -c 'R=$1 tests="k/pass k/skip k/exit1 k/fail k/hang k/missing" tmo=2; . "$2"' _ "$g" "$T/loop.sh" \
+		3>"$T/tap-x.log" >"$T/serial-x.log" 2>&1)
+	results; expect_rc 1 || return 1
+	out=$(cut -f1-3 "$T/w/results/x.tsv")
+	[ "$out" = "$(printf '%s\t%s\t%s\n' k/pass one pass k/skip '(all)' skip k/exit1 one pass k/exit1 '(exit)' fail \
+		k/fail one pass k/fail two fail k/hang '(all)' fail k/hang '(timeout)' fail k/missing '(all)' skip)" ] ||
+		{ out="$out
+$(cat "$T/tap-x.log")"; fail "the verdicts (bin, test, result; then the TAP) are not the exit codes'"; }
+}
+
 t_known_failure_is_reported_not_passed() {
 	mklog ''
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
