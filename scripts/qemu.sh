@@ -21,6 +21,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 timeout
 mode=${1:-test}
+# run: VM_RUN's command on the Debian root file system (make vm sets both).
+[ "$mode" != run ] || { [ -n "${ROOTFS:-}" ] && [ -n "${VM_RUN:-}" ]; } ||
+	die "qemu.sh run runs VM_RUN='cmd' on the Debian root file system: it needs ROOTFS=debian and VM_RUN" \
+		"make vm ROOTFS=debian VM_RUN='cmd'"
 kernel=${KERNEL_IMAGE:-$BUILD/arch/x86/boot/bzImage}
 initrd=$BUILD/initramfs.cpio.gz
 [ -f "$kernel" ] || die "no kernel at $kernel" "make build"

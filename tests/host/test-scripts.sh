@@ -1300,6 +1300,19 @@ t_one_launcher_for_every_mode() {
 	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not run .true. to success'
 }
 
+# qemu.sh run is make vm's VM_RUN on the Debian root file system: without
+# either it says so (it crashed on an unbound variable).
+t_qemu_run_without_a_root_file_system_is_refused() {
+	mkfakeqemu
+	mkdir -p "$T/wr/rootfs" && touch "$T/wr/rootfs/bookworm.img"
+	local a
+	for a in VM_RUN=true ROOTFS=debian; do
+		run env PATH="$T/bin:$PATH" WORK="$T/w" WORK_ROOT="$T/wr" BUILD="$T/qb" ACCEL=tcg "$a" "$S/qemu.sh" run
+		expect_rc 1 && expect_out "error: qemu.sh run runs VM_RUN='cmd' on the Debian root file system: it needs ROOTFS=debian and VM_RUN" &&
+			expect_out "next: make vm ROOTFS=debian VM_RUN='cmd'" || return 1
+	done
+}
+
 # make deb-boot's boot: the Debian image it made, the package's kernel and
 # initrd, the test list run (not a shell).
 t_rootfs_boot_of_a_package_runs_the_tests() {
