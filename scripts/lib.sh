@@ -89,12 +89,16 @@ need() {
 			die "'$t' is not installed" "make deps (or: apt-get install $(pkg_for "$t"))"
 	done
 }
+# pkg_for COMMAND: the Debian package that has it.
 pkg_for() {
 	case $1 in
-	quilt) echo quilt ;;
 	qemu-system-x86_64) echo qemu-system-x86 ;;
 	busybox) echo busybox-static ;;
-	cpio) echo cpio ;;
+	timeout|chroot) echo coreutils ;;
+	xz) echo xz-utils ;;
+	dpkg-deb) echo dpkg ;;
+	mke2fs) echo e2fsprogs ;;
+	apt-get) echo apt ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -375,11 +379,13 @@ check_settings() {
 	# Test names: the lists' entries (the debug list's too: make fuzz
 	# runs guest/fuzz on any kernel). The guest would skip another name,
 	# and the run pass.
-	local known unknown t
+	local known unknown t names
 	known=$(KCONFIG=debug test_list)
 	for v in TESTS CHECK_TESTS; do
 		unknown=
-		for t in $(printf %s "${!v:-}" | tr , ' '); do
+		IFS=, read -ra names <<<"${!v:-}"
+		for t in "${names[@]}"; do
+			[ -n "$t" ] || continue
 			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"
 		done
 		[ -z "$unknown" ] || {

@@ -318,13 +318,21 @@ t_ctrl_c_during_apply_then_rerun_completes() {
 
 t_missing_tool_names_the_package() {
 	mktree
-	mkdir -p "$T/bin"
-	local c
+	local c b=$T/few-tools
+	rm -rf "$b" && mkdir -p "$b"
 	for c in bash dirname realpath cat sed awk grep find mkdir cp sha1sum cut printf; do
-		ln -sf "$(command -v "$c")" "$T/bin/$c" 2>/dev/null || true
+		ln -sf "$(command -v "$c")" "$b/$c" 2>/dev/null || true
 	done
-	run env PATH="$T/bin" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$T/bin/bash" "$S/apply-series.sh"
-	expect_rc 1 && expect_out "'quilt' is not installed" && expect_out 'next: make deps'
+	run env PATH="$b" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$b/bash" "$S/apply-series.sh"
+	expect_rc 1 && expect_out "'quilt' is not installed" && expect_out 'next: make deps' || return 1
+	# The package of each command the scripts need, where its name is not
+	# the command's.
+	for c in timeout:coreutils chroot:coreutils xz:xz-utils dpkg-deb:dpkg mke2fs:e2fsprogs apt-get:apt \
+		qemu-system-x86_64:qemu-system-x86 quilt:quilt; do
+		run env PATH="$b" "$b/bash" -c '. "$1/lib.sh"; need "$2"' _ "$S" "${c%%:*}"
+		expect_rc 1 && expect_out "'${c%%:*}' is not installed" && expect_out "next: make deps \(or: apt-get install ${c#*:}\)" &&
+			expect_no_out 'command not found' "lib.sh needs a tool it does not check for" || return 1
+	done
 }
 
 t_corrupt_patch_is_named_and_tree_left_before_it() {
