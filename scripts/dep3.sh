@@ -18,7 +18,6 @@
 #                                   mm-stable or linux-next
 #   Applied-Upstream: v<X.Y>[, commit:<id>]   merged in that release
 #   Last-Update: YYYY-MM-DD         when the status was last checked
-DEP3_FIELDS="Origin Forwarded Applied-Upstream Last-Update"
 DEP3_QUEUE_TREES="mm-new mm-unstable mm-stable linux-next"
 
 # dep3 FILE FIELD: the field's value from FILE's mail header (empty if

@@ -182,6 +182,7 @@ timed() {
 
 # A guest whose PCI devices got no interrupt: it cannot finish any I/O
 # (qemu.sh stops it at once, results.sh names the reason).
+# shellcheck disable=SC2034 # qemu.sh's and results.sh's
 NOIRQ_RE='AE_AML_LOOP_TIMEOUT|PCI INT [A-D]: no GSI'
 
 # The guest's test list: tests/kselftests.list, plus

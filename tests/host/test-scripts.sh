@@ -1544,6 +1544,14 @@ t_bench_unknown_workload_lists_the_known() {
 	expect_rc nonzero && expect_out "no workload 'nosuch'" && expect_out 'one of: .*thrash.* build build-light build-wb'
 }
 
+# No variable a script sets and nothing reads (shellcheck's SC2034,
+# following what each script sources).
+t_scripts_set_no_unused_variable() {
+	command -v shellcheck >/dev/null || { echo "SKIP: no shellcheck"; return 0; }
+	run bash -c 'cd "$1" && shellcheck -x -f gcc -i SC2034 scripts/*.sh tests/host/*.sh tests/bench/*.sh .ci/run' _ "$TOP"
+	expect_rc 0 || fail "unused variables (above)"
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 [ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
