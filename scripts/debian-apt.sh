@@ -103,7 +103,13 @@ apt_private_fetch() {
 	offered "$pkg" "$v" || {
 		APT_FORCE_UPDATE=1 apt_private_update "$@"
 		offered "$pkg" "$v" || {
-			local offer
+			local offer unread
+			# Lists apt could not fetch (the network, DNS, the mirror
+			# down) say nothing of what the archive holds.
+			unread=$(grep -E '^(Err:|W: Failed to fetch|E: Failed to fetch)' "$APT_DIR/update.log" | head -3)
+			[ -z "$unread" ] ||
+				die "apt-get update could not read the lists of $* from the mirror $(debian_mirror main):
+$unread" "check the network (or DEBIAN_MIRROR=URL for another mirror), then run the same command again"
 			offer=$(offer_list "$pkg")
 			[ "$pkg $v" = "$PIN_PKG $PIN_VERSION" ] ||
 				die "$pkg $v is not offered by $* (mirror $(debian_mirror main)); on offer: ${offer:-none}" \

@@ -484,7 +484,14 @@ fakeapt() {
 	cat >"$T/fakebin/apt-get" <<-'EOF'
 	#!/bin/sh
 	for a; do last=$a; done
-	case " $* " in *" update "*) exit 0 ;; esac
+	case " $* " in *" update "*)
+		# FAKE_UNREACHABLE=1: a mirror apt cannot reach (it exits 0).
+		[ -z "${FAKE_UNREACHABLE:-}" ] || printf '%s\n' 'Err:1 http://mirror.invalid/debian bookworm InRelease' \
+			"  Temporary failure resolving 'mirror.invalid'" \
+			"W: Failed to fetch http://mirror.invalid/debian/dists/bookworm/InRelease  Temporary failure resolving 'mirror.invalid'" \
+			'W: Some index files failed to download. They have been ignored, or old ones used instead.'
+		exit 0 ;;
+	esac
 	pkg=${last%%=*} v=${last#*=} d=$(mktemp -d)
 	grep -q "^$v " "$FAKE_OFFER" || exit 100
 	mkdir -p "$d/deb/DEBIAN" "$d/deb/usr/src" "$d/$pkg/mm"
@@ -511,6 +518,12 @@ t_pin_gone_from_the_archive_then_repin() {
 	local e=(env PATH="$T/fakebin:$PATH" FAKE_OFFER="$T/offer" DEBIAN_MIRROR=http://mirror.invalid/debian
 		DEBIAN_SECURITY_MIRROR=http://mirror.invalid/debian-security TREE=6.12 PIN_ENV="$T/tree.env"
 		WORK_ROOT="$T/rw" PATCHES="$T/p")
+	# A mirror that cannot be reached is not an archive without the pin.
+	: >"$T/offer-none"
+	run "${e[@]}" FAKE_OFFER="$T/offer-none" FAKE_UNREACHABLE=1 WORK_ROOT="$T/rw-unreached" "$S/fetch-tree.sh"
+	expect_rc 1 && expect_out 'apt-get update could not read the lists of bookworm.* from the mirror http://mirror.invalid/debian' &&
+		expect_out "Temporary failure resolving 'mirror.invalid'" && expect_out 'next: check the network' &&
+		expect_no_out 'gone|repin' "an unreachable mirror reported as the pin gone" || return 1
 	run "${e[@]}" "$S/fetch-tree.sh"
 	expect_rc 1 && expect_out 'the pinned linux-source-6.12 6.12.117-1~deb12u1 is gone from every suite' &&
 		expect_out 'On offer: 6.12.119-1~deb12u1 \(bookworm-security\), 6.12.118-1 \(bookworm\)' &&
