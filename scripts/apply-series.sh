@@ -90,6 +90,10 @@ for ((i = k; i < ${#want[@]}; i++)); do
 	say "applying [$((i + 1))/${#want[@]}] $p"
 	if ! out=$(qop push --fuzz=0 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		# A full disk fails a push too: not the patch's fault.
+		! printf '%s\n' "$out" | grep -qE 'No space left on device|Disk quota exceeded' ||
+			die "the disk filled while quilt applied $p to $KERNEL_SRC" \
+				"free space (df -h $KERNEL_SRC), then make series TREE=$TREE (it puts back what a cut push left)"
 		where=$(printf '%s\n' "$out" | grep -E 'FAILED|can.t find file|malformed|Only garbage|No such file' |
 			sed 's/^/    /')
 		die "patch $p does not apply at fuzz 0 to $KERNEL_SRC (tree left at the patch before it):

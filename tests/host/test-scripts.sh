@@ -365,6 +365,20 @@ t_patch_cut_at_a_file_boundary_is_refused() {
 	! grep -q a_line_9_y "$T/tree/mm/a.c" || fail "part of the cut patch was applied"
 }
 
+# A disk that fills while quilt pushes is named, not taken for a patch
+# that does not apply.
+t_full_disk_during_series_is_not_a_patch_that_does_not_apply() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkdir -p "$T/full"
+	printf '#!/bin/sh\necho "patch: **** write error : No space left on device" >&2\nexit 2\n' >"$T/full/patch"
+	chmod +x "$T/full/patch"
+	run env PATH="$T/full:$PATH" KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/apply-series.sh"
+	expect_rc 1 && expect_out 'error: the disk filled while quilt applied 0001-a.patch' && expect_out 'next: free space' &&
+		expect_no_out 'error: patch .* does not apply' "a full disk reported as a patch that does not apply" || return 1
+	apply; expect_rc 0 && expect_out 'series applied: 1 patch'
+}
+
 t_patch_needing_fuzz_is_refused() {
 	mktree
 	mkpatch 0001-a.patch mm/a.c 's/a_line_20;/a_line_20_x;/'
