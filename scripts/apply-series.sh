@@ -86,7 +86,7 @@ for ((i = k; i < ${#want[@]}; i++)); do
 	whole=$(patch_whole "$PATCHES/$p" | paste -sd';')
 	[ -z "$whole" ] ||
 		die "patch $p is not whole: $whole (tree left at the patch before it)" \
-			"restore patches/$p (git checkout, or git format-patch it again)"
+			"restore $PATCHES_SHOWN/$p (git checkout, or git format-patch it again)"
 	say "applying [$((i + 1))/${#want[@]}] $p"
 	if ! out=$(qop push --fuzz=0 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/    /' >&2
@@ -100,7 +100,7 @@ for ((i = k; i < ${#want[@]}; i++)); do
 $where" "fix it in the tree: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0; edit the files its *.rej name, delete the .rej; then back here: make refresh P=$p TREE=$TREE (writes patches/$TREE/$p back as a mail), make series"
 	fi
 	printf '%s\n' "$out" | grep -q 'with fuzz' &&
-		die "patch $p applied only with fuzz" "refresh patches/$p against the tree"
+		die "patch $p applied only with fuzz" "refresh $PATCHES_SHOWN/$p against the tree (make refresh P=$p TREE=$TREE)"
 	printf '%s\n' "$out" | grep 'offset' | sed 's/^/    /' || true
 done
 say "series applied: ${#want[@]} patch(es) on $KERNEL_SRC"

@@ -22,7 +22,7 @@ expect_load() {
 			[ "${!i}" = "$p" ] && fixed_by[$t]=$i
 		done
 		[ "${fixed_by[$t]}" != 0 ] ||
-			die "$file: $t names '$p', which is not in patches/series"
+			die "$file: $t names '$p', which is not in $PATCHES_SHOWN/series"
 	done <"$file"
 }
 

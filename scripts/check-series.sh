@@ -33,7 +33,7 @@ EXPECT=${SERIES_EXPECT:-$TREE_DIR/series-expect.txt}
 series_load
 all=("${SERIES[@]}")
 n=${#all[@]}
-[ "$n" -gt 0 ] || die "patches/series is empty: nothing to walk"
+[ "$n" -gt 0 ] || die "$PATCHES_SHOWN/series is empty: nothing to walk"
 
 # index SPEC first|last: a 1-based point number from a number or a name.
 index() {
@@ -52,7 +52,7 @@ index() {
 			case ${all[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
 		done
 	fi
-	die "no patch in patches/series matches '$1'" "see: grep -v '^#' patches/series"
+	die "no patch in $PATCHES_SHOWN/series matches '$1'" "see: grep -v '^#' $PATCHES_SHOWN/series"
 }
 from=1 to=$n
 [ -z "${FROM:-}" ] || from=$(index "$FROM" first)

@@ -46,6 +46,9 @@ PIN_TARBALL=${PIN_TARBALL:-$WORK_ROOT/tarballs/${PIN_PKG}_${PIN_VERSION//:/%3a}.
 PIN_SHA256=${PIN_SHA256:-$PIN_TARBALL_SHA256}
 TREE_DIR=$TOP/patches/$TREE
 PATCHES=${PATCHES:-$TREE_DIR}
+# The patch directory as the messages name it: patches/TREE in the checkout.
+# shellcheck disable=SC2034 # the scripts'
+PATCHES_SHOWN=${PATCHES#"$TOP"/}
 KCONFIG=${KCONFIG:-default}
 case $KCONFIG in default|debug) ;; *)
 	echo "error: KCONFIG=$KCONFIG: expected 'default' or 'debug'" >&2
@@ -297,25 +300,26 @@ series_entries() {
 # ("# grp/0003-x.patch", as quilt users do). SERIES_UPTO=K keeps the
 # first K (check-series and bench build the points of the series so).
 series_load() {
-	local series=${1:-$PATCHES/series} dir p unlisted
+	local series=${1:-$PATCHES/series} dir p unlisted shown
 	local -A seen=()
 	dir=$(dirname "$series")
+	shown=${series#"$TOP"/}
 	[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
 	mapfile -t SERIES < <(series_entries "$series")
 	for p in "${SERIES[@]}"; do
 		[ -f "$dir/$p" ] ||
-			die "patches/series names '$p' but $dir/$p does not exist" \
-				"add the file or remove the line from patches/series"
+			die "$shown names '$p' but ${dir#"$TOP"/}/$p does not exist" \
+				"add the file or remove the line from $shown"
 		[ -z "${seen[$p]:-}" ] ||
-			die "patches/series lists '$p' twice" "remove one of the lines: grep -n '$p' $series"
+			die "$shown lists '$p' twice" "remove one of the lines: grep -n '$p' $shown"
 		seen[$p]=1
 	done
 	while read -r p; do seen[$p]=1; done < <(sed -n 's/\r$//; s/^[[:space:]]*#[[:space:]]*\([^[:space:]]*\.patch\).*/\1/p' "$series")
 	unlisted=$(cd "$dir" && find . -name '*.patch' | sed 's|^\./||' | LC_ALL=C sort |
 		while read -r p; do [ -n "${seen[$p]:-}" ] || echo "$p"; done)
 	[ -z "$unlisted" ] ||
-		die "patch files not listed in patches/series: $(echo $unlisted)" \
-			"list them in patches/series, disable them with a '# name' line, or delete them"
+		die "patch files not listed in $shown: $(echo $unlisted)" \
+			"list them in $shown, disable them with a '# name' line, or delete them"
 	case ${SERIES_UPTO:-} in
 	'') ;;
 	*[!0-9]*) die "SERIES_UPTO=$SERIES_UPTO: expected a number of patches" ;;

@@ -86,11 +86,11 @@ groups=()
 declare -A gpatches gkind gmsgid gposting
 for p in "${want[@]}"; do
 	g=${p%/*}
-	[ "$g" != "$p" ] || die "patch $p is in no group directory" "move it to patches/<group>/ and fix patches/series"
+	[ "$g" != "$p" ] || die "patch $p is in no group directory" "move it to $PATCHES_SHOWN/<group>/ and fix $PATCHES_SHOWN/series"
 	if [ -z "${gpatches[$g]:-}" ]; then
 		groups+=("$g")
 	elif [ "${groups[${#groups[@]} - 1]}" != "$g" ]; then
-		die "group $g is split in patches/series (its patches must be consecutive)" "reorder patches/series"
+		die "group $g is split in $PATCHES_SHOWN/series (its patches must be consecutive)" "reorder $PATCHES_SHOWN/series"
 	fi
 	gpatches[$g]="${gpatches[$g]:-} $p"
 	why=$(dep3_problems "$PATCHES/$p" | paste -sd';')

@@ -12,7 +12,7 @@ need quilt git
 need_tree
 series_load
 printf '%s\n' "${SERIES[@]}" | grep -qxF "$P" ||
-	die "P=$P is not in $PATCHES/series" "grep -v '^#' $PATCHES/series"
+	die "P=$P is not in $PATCHES_SHOWN/series" "grep -v '^#' $PATCHES_SHOWN/series"
 
 top=$(q top 2>/dev/null || true)
 [ "$top" = "$P" ] ||
@@ -84,5 +84,5 @@ if cmp -s "$tmp/mail" "$mail"; then
 else
 	cp "$tmp/mail" "$mail"
 	say "$P rewritten from the tree: $(git apply --numstat "$tmp/diff" | awk '{ i += $1; d += $2 } END { print NR " file(s), +" i " -" d }')"
-	say "next: make series (applies the rest), make lint, then commit patches/$TREE/$P"
+	say "next: make series (applies the rest), make lint, then commit $PATCHES_SHOWN/$P"
 fi
