@@ -14,10 +14,17 @@ series_load
 printf '%s\n' "${SERIES[@]}" | grep -qxF "$P" ||
 	die "P=$P is not in $PATCHES_SHOWN/series" "grep -v '^#' $PATCHES_SHOWN/series"
 
+# P must be the top: below it, pop down to it (make series pushes the
+# rest again); not applied, push up to it.
 top=$(q top 2>/dev/null || true)
-[ "$top" = "$P" ] ||
-	die "the topmost applied patch of $KERNEL_SRC is '${top:-none}', not $P" \
-		"cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0 (up to $P), fix it, then make refresh P=$P"
+if [ "$top" != "$P" ]; then
+	if q applied 2>/dev/null | grep -qxF "$P"; then
+		die "$P is applied below the topmost patch of $KERNEL_SRC ('$top'): make it the top first" \
+			"cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt pop $P; edit its files; then make refresh P=$P TREE=$TREE, make series"
+	fi
+	die "$P is not applied in $KERNEL_SRC (its topmost patch: '${top:-none}')" \
+		"cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt push -f --fuzz=0 $P; fix it; then make refresh P=$P TREE=$TREE"
+fi
 if find "$KERNEL_SRC" -path "$KERNEL_SRC/.pc" -prune -o -name '*.rej' -print | grep -q .; then
 	die "reject files are left in $KERNEL_SRC: fix and delete them first" \
 		"find $KERNEL_SRC -name '*.rej'"

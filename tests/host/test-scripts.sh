@@ -219,6 +219,26 @@ t_fix_by_hand_then_refresh_keeps_the_mail_format() {
 	expect_out "quilt's format"
 }
 
+# make refresh of a patch below the top: the advice brings it to the top,
+# and from there the fix reaches the mail and make series the rest.
+t_refresh_of_a_patch_below_the_top_says_how_to_reach_it() {
+	mktree
+	mkpatch 0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	mkpatch 0002-b.patch mm/b.c 's/b_line_7;/b_line_7_y;/'
+	apply; expect_rc 0 || return 1
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0001-a.patch "$S/refresh-patch.sh"
+	expect_rc 1 && expect_out "0001-a.patch is applied below the topmost patch of $T/tree \('0002-b.patch'\)" || return 1
+	local cmd
+	cmd=$(printf '%s\n' "$out" | sed -n 's/^  next: \(cd [^;]*\);.*/\1/p')
+	[ -n "$cmd" ] || fail "no command in the advice" || return 1
+	(eval "$cmd") >/dev/null 2>&1 || { fail "the advice's command failed: $cmd"; return 1; }
+	sed -i 's/int a_line_5_x;/int a_line_5_fixed;/' "$T/tree/mm/a.c"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" P=0001-a.patch "$S/refresh-patch.sh"
+	expect_rc 0 && expect_out '0001-a.patch rewritten from the tree' || return 1
+	apply; expect_rc 0 && expect_out 'applying \[2/2\] 0002-b.patch' || return 1
+	grep -q a_line_5_fixed "$T/p/0001-a.patch" && grep -q b_line_7_y "$T/tree/mm/b.c" || fail "the fix or the patch above is missing"
+}
+
 # A mail git format-patch wrote (index lines, function context from the
 # tree's .gitattributes, a new executable file) comes back from make
 # refresh byte for byte when nothing was changed, and a fix by hand gets
