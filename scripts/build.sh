@@ -77,6 +77,20 @@ while read -r t; do
 	say "selftest $t: $s"
 done < <(test_list)
 
+# kselftest's own install of the cgroup collection (run_kselftest.sh,
+# the runner, static binaries), for the guest's runner mode (make
+# kselftests APPEND=ksft.mode=runner). Not fatal: only that mode needs it.
+ilog=$LOGS/selftest-install-$TREE_TAG-$KCONFIG.log
+if make -C "$KERNEL_SRC/tools/testing/selftests" TARGETS=cgroup \
+	O="$BUILD/kselftest-build" CC="$cc" USERLDFLAGS=-static \
+	KHDR_INCLUDES="-isystem $BUILD/usr/include" \
+	INSTALL_PATH="$BUILD/kselftest-install" install >"$ilog" 2>&1; then
+	say "kselftest install (cgroup): $BUILD/kselftest-install"
+else
+	rm -rf "$BUILD/kselftest-install"
+	say "kselftest install (cgroup) failed (log: $ilog): the runner mode will say so"
+fi
+
 # Guest programs (benchmark workloads, the soak, ptyrun that runs each
 # test on a terminal): static, built with the host's gcc.
 mkdir -p "$BUILD/guest-bin"

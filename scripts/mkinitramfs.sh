@@ -27,6 +27,9 @@ while read -r t; do
 	if [ -x "$BUILD/kselftest/$t" ]; then
 		mkdir -p "$stage/tests/${t%/*}"
 		cp "$BUILD/kselftest/$t" "$stage/tests/$t"
+		# kselftest's per-directory timeout, if the tree sets one
+		s=$KERNEL_SRC/tools/testing/selftests/${t%/*}/settings
+		[ ! -f "$s" ] || cp "$s" "$stage/tests/${t%/*}/settings"
 	elif [ "${t%%/*}" != guest ]; then
 		missing+=("$t")
 	fi
@@ -59,7 +62,17 @@ mkdir -p "$stage/tests/bin"
 for f in "$BUILD"/guest-bin/*; do
 	[ -e "$f" ] && cp "$f" "$stage/tests/bin/"
 done
-cp "$TOP/tests/guest/bench-run" "$TOP/tests/guest/zram-swap" "$stage/bin/"
+cp "$TOP/tests/guest/bench-run" "$TOP/tests/guest/zram-swap" \
+	"$TOP/tests/guest/zswap-nondefault" "$stage/bin/"
+# The runner mode: kselftest's install, and a timeout that takes the
+# runner's --foreground (busybox's does not)
+if [ -d "$BUILD/kselftest-install" ]; then
+	cp -a "$BUILD/kselftest-install" "$stage/ksft"
+	mkdir -p "$stage/usr/bin"
+	printf '#!/bin/sh\n[ "$1" != --foreground ] || shift\nexec /bin/timeout "$@"\n' \
+		>"$stage/usr/bin/timeout"
+	chmod 755 "$stage/usr/bin/timeout"
+fi
 cp "$TOP/tests/bench/workloads.list" "$stage/etc/bench.list"
 
 # Fixed mtimes and order make the archive reproducible, so "unchanged"

@@ -92,6 +92,16 @@ cmdline="console=ttyS0 panic=-1${zram:+ ksft.zram=$zram} ${APPEND:-}"
 # caches by their failslab flag, which the kernel refuses on a merged
 # cache.
 [ "$KCONFIG" != debug ] || cmdline="$cmdline pci=noacpi slab_nomerge"
+# kselftest's per-binary timeouts (45 s unless a settings file says
+# otherwise), scaled for an emulated CPU: times 2 under TCG, which runs
+# the tests several times slower than hardware and slower still while
+# the host builds a kernel beside it; times 20 for the debug kernel
+# (KASAN, lockdep, kmemleak). The guest prints each binary's time
+# against its unscaled timeout.
+scale=1
+[ "$accel" != tcg ] || scale=2
+[ "$KCONFIG" != debug ] || scale=20
+cmdline="$cmdline ksft.timeout_scale=$scale"
 # The fuzz test's time and seed (guest/fuzz; checked by lib.sh): a longer
 # fuzz gets the per-binary and the whole run's timeouts it needs.
 if [ -n "${FUZZ_MINUTES:-}" ]; then
@@ -196,7 +206,10 @@ run)
 	grep -q '^zswap-stack: exit status 0' "$log" ||
 		die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
 	exit 0 ;;
-test) guest="ksft.mode=test${TESTS:+ ksft.tests=$TESTS}" ;;
+test)	# APPEND=ksft.mode=runner: kselftest's own runner instead of the list
+	m=test
+	case " ${APPEND:-} " in *" ksft.mode=runner "*) m=runner ;; esac
+	guest="ksft.mode=$m${TESTS:+ ksft.tests=$TESTS}" ;;
 bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
 *) die "unknown mode '$mode' (test, bench or shell)" ;;
 esac

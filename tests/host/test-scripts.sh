@@ -1187,6 +1187,26 @@ t_guest_test_loop_exit_codes_reach_the_results() {
 $(cat "$T/tap-x.log")"; fail "the verdicts (bin, test, result; then the TAP) are not the exit codes'"; }
 }
 
+# The guest loop gives a kselftest binary kselftest's own timeout (its
+# directory's settings file, else 45 s) times ksft.timeout_scale; an
+# explicit ksft.timeout wins.
+t_guest_test_loop_takes_kselftests_timeouts() {
+	command -v busybox >/dev/null || { echo "SKIP: no busybox (make deps)"; return 0; }
+	local g=$T/g
+	mkdir -p "$g/tests/bin" "$g/tests/k" "$g/scratch"
+	printf '#!/bin/sh\nexec "$@"\n' >"$g/tests/bin/ptyrun"
+	printf '#!/bin/sh\necho 1..1; sleep 5; echo "ok 1 one"\n' >"$g/tests/k/slow"
+	printf 'timeout=1\n' >"$g/tests/k/settings"
+	chmod +x "$g/tests/bin/ptyrun" "$g/tests/k/slow"
+	sed -n '/^set -- \$tests$/,/^done$/p' "$TOP/tests/guest/init" |
+		sed 's#\([ ="(]\)/\(tests\|scratch\)/#\1$R/\2/#g' >"$T/loop.sh"
+	out=$(cd "$T" && busybox sh -c 'R=$1 tests=k/slow tmo= tmo_scale=2; . "$2"' _ "$g" "$T/loop.sh" 3>&1 2>&1)
+	expect_out 'not ok 1 selftests: k: slow # TIMEOUT 2 seconds' &&
+		expect_out 'took [0-9]*s, over kselftest.s 1s' || return 1
+	out=$(cd "$T" && busybox sh -c 'R=$1 tests=k/slow tmo=30 tmo_scale=2; . "$2"' _ "$g" "$T/loop.sh" 3>&1 2>&1)
+	expect_out '^ok 1 selftests: k: slow$'
+}
+
 t_known_failure_is_reported_not_passed() {
 	mklog ''
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
