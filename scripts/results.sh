@@ -8,8 +8,11 @@
 # its own plan and the run's against the top plan, and a closing line
 # "N passed, N failed, N skipped". Tests listed in patches/$TREE/known-failures.txt
 # are reported as known failures, never as passes; a failure of a test in
-# patches/$TREE/known-flaky.txt likewise, while its passes count as passes. Exit 1
-# on any other failure.
+# patches/$TREE/known-flaky.txt likewise, while its passes count as passes;
+# a known-flaky entry whose third field names the series patch that fixes
+# the test no longer applies once that patch is applied in the tree the
+# run built (quilt's .pc/applied-patches there). Exit 1 on any other
+# failure.
 set -eu
 . "$(dirname "$0")/lib.sh"
 kernel_only=0
@@ -68,16 +71,21 @@ fi
 
 known=${KNOWN_FAILURES:-$TREE_DIR/known-failures.txt}
 flaky=${KNOWN_FLAKY:-$TREE_DIR/known-flaky.txt}
-awk -v known="$known" -v flaky="$flaky" '
+applied=$KERNEL_SRC/.pc/applied-patches
+[ -f "$applied" ] || applied=/dev/null
+awk -v known="$known" -v flaky="$flaky" -v applied="$applied" '
 BEGIN {
 	FS = "\t"
 	while ((getline line < known) > 0) {
 		if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
 		split(line, f, "\t"); kf[f[1]] = f[2]
 	}
+	while ((getline line < applied) > 0) ap[line] = 1
 	while ((getline line < flaky) > 0) {
 		if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
-		split(line, f, "\t"); fl[f[1]] = f[2]
+		split(line, f, "\t")
+		if (f[3] != "" && f[3] in ap) continue
+		fl[f[1]] = f[2]
 	}
 	FS = " "
 }

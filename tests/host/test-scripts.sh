@@ -1224,6 +1224,20 @@ t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
 	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && expect_no_out 'known failures that passed'
 }
 
+# A known-flaky entry that names the patch fixing the test stops applying
+# once that patch is applied in the tree the run built.
+t_known_flaky_entry_ends_with_the_patch_that_fixes_it() {
+	mklog ''
+	printf 'cgroup/test_a:test_two\tshared offset\tfixes/0001-a.patch\n' >"$T/fl.txt"
+	KNOWN_FLAKY=$T/fl.txt results
+	expect_rc 0 && expect_out 'known flaky: shared offset' || return 1
+	mkdir -p "$T/w/$PIN_TOPDIR/.pc"
+	printf 'fixes/0001-a.patch\nother/0001-b.patch\n' >"$T/w/$PIN_TOPDIR/.pc/applied-patches"
+	KNOWN_FLAKY=$T/fl.txt results
+	rm -rf "${T:?}/w/$PIN_TOPDIR"	# other cases want no tree there
+	expect_rc 1 && expect_no_out 'known flaky' && expect_out '^1 passed, 1 failed, 1 skipped$'
+}
+
 t_kernel_warning_fails_the_run() {
 	mklog '[   12.345678] WARNING: CPU: 1 PID: 42 at mm/zswap.c:100 zswap_store+0x1/0x2' "$passing"
 	results; expect_rc 1 && expect_out 'kernel reports' && expect_out 'mm/zswap.c:100' &&
