@@ -1,8 +1,10 @@
 #!/bin/bash
 # make bench: A/B the guest workloads on two points of the series, built
 # from the pinned tree with the same config:
-#   BENCH_BASE=K   base = pinned tree + the first K patches (default 0)
-#   BENCH_UPTO=K   the other side (default: the whole series)
+#   BENCH_BASE=K   base = pinned tree + the first K patches (default 0),
+#                  or a name part of the last patch it takes
+#                  (BENCH_BASE=readahead/: up to the readahead group's end)
+#   BENCH_UPTO=K   the other side (default: the whole series), likewise
 #   BENCH_N=n      runs per kernel, alternating kernels (default 3; 5 when
 #                  a workload of tests/bench/debian.list is asked for)
 #   BENCH_WORKLOADS=a,b   workloads of tests/bench/workloads.list (booted
@@ -27,7 +29,18 @@ S=$TOP/scripts
 series_load
 all=("${SERIES[@]}")
 total=${#all[@]}
-base=${BENCH_BASE:-0} upto=${BENCH_UPTO:-$total}
+# A point (into $point): a number of patches, or the last patch matching
+# a name part.
+point() {
+	local i
+	case $2 in ''|*[!0-9]*) ;; *) point=$2; return ;; esac
+	for ((i = total - 1; i >= 0; i--)); do
+		case ${all[$i]} in *"$2"*) point=$((i + 1)); return ;; esac
+	done
+	die "$1=$2: no patch in $PATCHES_SHOWN/series matches" "grep -v '^#' $PATCHES_SHOWN/series"
+}
+point BENCH_BASE "${BENCH_BASE:-0}"; base=$point
+point BENCH_UPTO "${BENCH_UPTO:-$total}"; upto=$point
 [ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -lt "$upto" ] ||
 	die "need 0 <= BENCH_BASE ($base) < BENCH_UPTO ($upto) <= $total patches"
 

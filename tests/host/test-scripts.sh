@@ -1462,6 +1462,11 @@ t_check_series_and_bench_refuse_bad_ranges() {
 	expect_rc 1 && expect_out 'FROM \(5\) comes after TO \(2\)' || return 1
 	run env WORK="$T/csw" BENCH_BASE=5 BENCH_UPTO=2 "$S/bench.sh"
 	expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \(5\) < BENCH_UPTO \(2\)' || return 1
+	# A point by name: the last patch that matches (the group's end)
+	run env WORK="$T/csw" BENCH_BASE=dropbehind/ BENCH_UPTO=readahead/ "$S/bench.sh"
+	expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \([0-9]+\) < BENCH_UPTO \([0-9]+\)' || return 1
+	run env WORK="$T/csw" BENCH_BASE=no-such-group/ "$S/bench.sh"
+	expect_rc 1 && expect_out 'BENCH_BASE=no-such-group/: no patch in patches/[0-9.]+/series matches' || return 1
 	[ ! -e "$T/csw/check-series" ] || fail "check-series made its work dir for a bad range"
 }
 
