@@ -124,6 +124,13 @@ if [ -n "${ROOTFS:-}" ]; then
 	if [ -n "${VM_RUN:-}" ]; then mode=run
 	elif [ "$mode" != bench ] && [ "$mode" != test ]; then mode=shell; fi
 else
+	# The image holds the kselftests, guest programs and tests/guest as
+	# mkinitramfs.sh packed them: one rebuilt or edited since is not
+	# what would run.
+	stale=$(find "$BUILD/kselftest" "$BUILD/guest-bin" "$TOP/tests/guest" \
+		-type f -newer "$initrd" -print -quit 2>/dev/null || true)
+	[ -z "$stale" ] || die "the initramfs is older than $stale: the guest would run the tests it was packed with" \
+		"make initramfs kselftests (make alone runs every stage)"
 	medium=(-kernel "$kernel" -initrd "$initrd")
 fi
 interactive=(-nographic -serial mon:stdio)

@@ -1286,6 +1286,21 @@ qemu_run() {
 		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null COUNTS= "$@" "$S/qemu.sh" test
 }
 
+# A kselftest built after the initramfs was packed is not in it: qemu.sh
+# refuses to boot what would run the old test.
+t_stale_initramfs_is_refused() {
+	mkfakeqemu
+	mkdir -p "$T/qb/kselftest/cgroup"
+	touch -d '+1 hour' "$T/qb/kselftest/cgroup/test_x"
+	qemu_run ACCEL=tcg
+	expect_rc 1 && expect_out 'the initramfs is older than .*/kselftest/cgroup/test_x' &&
+		expect_out 'next: make initramfs kselftests' || return 1
+	touch -d '+2 hours' "$T/qb/initramfs.cpio.gz"
+	qemu_run ACCEL=tcg
+	rm -rf "$T/qb/kselftest"
+	expect_rc 0
+}
+
 t_swap_bps_throttles_the_swap_disk_or_is_refused() {
 	mkfakeqemu
 	qemu_run ACCEL=tcg SWAP_BPS=4M
