@@ -69,3 +69,9 @@ before_fix_due() {
 		echo "$key"
 	done
 }
+
+# tap_ran_tests TAP-LOG: did the guest's first test binary get as far as
+# its plan or a first result? (6.12's cgroup kselftests print no plan.)
+tap_ran_tests() {
+	grep -aqE '^# (1\.\.[0-9]|(not )?ok [0-9])' "$1" 2>/dev/null
+}

@@ -82,14 +82,14 @@ tree=$CW/$PIN_TOPDIR
 
 # guest_run NAME OUT VAR=VALUE...: a kselftest boot (qemu.sh test with the
 # settings given). A guest whose first test binary never printed its plan
-# (it died or hung while booting) gave no verdict on the kernel: its
+# or a result (it died or hung while booting) gave no verdict on the kernel: its
 # console's tail is shown and it is booted once more; the first attempt
 # stays in OUT.try1 and OUT.try1.serial.
 guest_run() {
 	local name=$1 out=$2 slog=$CW/logs/serial-$1.log
 	shift 2
 	cw RUN_NAME="$name" "$@" "$S/qemu.sh" test >"$out" 2>&1 || true
-	grep -aq '^# 1\.\.[0-9]' "$CW/logs/tap-$name.log" 2>/dev/null && return 0
+	tap_ran_tests "$CW/logs/tap-$name.log" && return 0
 	warn "guest $name ran no test (its console's tail below): booting it once more"
 	tail -20 "$slog" 2>/dev/null | sed 's/^/    | /' >&2
 	mv "$out" "$out.try1"

@@ -1494,6 +1494,19 @@ judge() {
 		for t in $PROVEN; do proven[$t]=1; done
 		"$@"' _ "$S" "$@"
 }
+# A guest ran tests once its first binary printed a plan or, for the
+# plan-less kselftests of 6.12, a first result; a guest that died booting
+# did not, and check-series boots it once more.
+t_check_series_sees_a_guest_that_ran_tests() {
+	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: test_a' '# ok 1 test_one' >"$T/noplan.tap"
+	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: test_a' '# TAP version 13' '# 1..3' >"$T/plan.tap"
+	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: test_a' >"$T/none.tap"
+	: >"$T/expect"
+	judge tap_ran_tests "$T/noplan.tap"; expect_rc 0 || return 1
+	judge tap_ran_tests "$T/plan.tap"; expect_rc 0 || return 1
+	judge tap_ran_tests "$T/none.tap"; expect_rc 1
+}
+
 # A feature test before its fix must fail (the old behaviour), from its
 # fix on pass; one that passes at its fix is due a run on the kernel
 # before it, once.
