@@ -17,7 +17,7 @@ applied=0
 
 pass=0 fail=0 i=0
 echo "TAP version 13"
-echo "1..$((${#want[@]} * 3))"
+echo "1..$((${#want[@]} * 3 + 1))"
 for p in "${want[@]}"; do
 	f=$PATCHES/$p
 	why=
@@ -30,6 +30,8 @@ for p in "${want[@]}"; do
 	[ "$body" -ge 3 ] || why="$why changelog shorter than 3 lines;"
 	! awk '/^---$/ { exit } 1' "$f" | grep -qE 'MEASURED-RESULTS|TO BE MEASURED|TODO|XXX|FIXME' ||
 		why="$why changelog has a placeholder (TO BE MEASURED/TODO/XXX/FIXME);"
+	! awk '/^---$/ { exit } 1' "$f" | grep -qE '[A-Z]+-(RESULTS|LATER)|PLACEHOLDER' ||
+		why="$why changelog has a placeholder (...-RESULTS, ...-LATER, PLACEHOLDER);"
 	i=$((i + 1))
 	if [ -z "$why" ]; then echo "ok $i $p: mail format"; pass=$((pass + 1))
 	else echo "not ok $i $p: mail format:$why"; fail=$((fail + 1)); fi
@@ -48,6 +50,14 @@ for p in "${want[@]}"; do
 		fail=$((fail + 1))
 	fi
 done
+# known-flaky.txt's third field names the series patch that fixes a test
+# (results.sh stops applying the entry once it is applied): one that is
+# not in the series would never stop applying.
+i=$((i + 1))
+why=$(awk -F'\t' '!/^#/ && NF >= 3 { print $3 }' "$TREE_DIR/known-flaky.txt" 2>/dev/null |
+	while read -r fx; do printf '%s\n' "${want[@]}" | grep -qxF "$fx" || echo "$fx"; done | paste -sd' ')
+if [ -z "$why" ]; then echo "ok $i known-flaky.txt: fixing patches are in the series"; pass=$((pass + 1))
+else echo "not ok $i known-flaky.txt: not in $PATCHES_SHOWN/series: $why"; fail=$((fail + 1)); fi
 echo "$pass passed, $fail failed, 0 skipped"
 [ -z "${COUNTS:-}" ] || printf 'lint\t%s\t%s\t0\n' "$pass" "$fail" >>"$COUNTS"
 [ $fail = 0 ]
