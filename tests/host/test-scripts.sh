@@ -787,8 +787,16 @@ t_lint_rejects_incomplete_mails() {
 	sed -i 's/^What it measured./MEASURED-RESULTS-GO-HERE/; /^Signed-off-by/d' "$T/p/0001-a.patch"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder' || return 1
-	# A CHECK from checkpatch.pl fails lint, though checkpatch exits 0.
+	# known-flaky.txt's fixing patch (third field) must be in the series.
 	cp "$T/good" "$T/p/0001-a.patch"
+	printf 'cgroup/t:x\twhy\tnope.patch\n' >"$T/p/known-flaky.txt"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	expect_rc 1 && expect_out 'not ok 4 known-flaky.txt: not in .*series: nope.patch' || return 1
+	printf 'cgroup/t:x\twhy\t0001-a.patch\n' >"$T/p/known-flaky.txt"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	rm "$T/p/known-flaky.txt"
+	expect_rc 0 && expect_out '^4 passed, 0 failed' || return 1
+	# A CHECK from checkpatch.pl fails lint, though checkpatch exits 0.
 	printf '#!/bin/sh\necho "CHECK: Alignment should match open parenthesis"\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'not ok 3 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
