@@ -32,12 +32,9 @@ total=${#all[@]}
 # A point (into $point): a number of patches, or the last patch matching
 # a name part.
 point() {
-	local i
 	case $2 in ''|*[!0-9]*) ;; *) point=$2; return ;; esac
-	for ((i = total - 1; i >= 0; i--)); do
-		case ${all[$i]} in *"$2"*) point=$((i + 1)); return ;; esac
-	done
-	die "$1=$2: no patch in $PATCHES_SHOWN/series matches" "grep -v '^#' $PATCHES_SHOWN/series"
+	point=$(series_point "$2" last) ||
+		die "$1=$2: no patch in $PATCHES_SHOWN/series matches" "grep -v '^#' $PATCHES_SHOWN/series"
 }
 point BENCH_BASE "${BENCH_BASE:-0}"; base=$point
 point BENCH_UPTO "${BENCH_UPTO:-$total}"; upto=$point

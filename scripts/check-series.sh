@@ -37,22 +37,13 @@ n=${#all[@]}
 
 # index SPEC first|last: a 1-based point number from a number or a name.
 index() {
-	local i
 	case $1 in
 	''|*[!0-9]*) ;;
 	*) [ "$1" -ge 1 ] && [ "$1" -le "$n" ] || die "no patch number $1 (1..$n)"
 	   echo "$1"; return ;;
 	esac
-	if [ "$2" = first ]; then
-		for ((i = 0; i < n; i++)); do
-			case ${all[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
-		done
-	else
-		for ((i = n - 1; i >= 0; i--)); do
-			case ${all[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
-		done
-	fi
-	die "no patch in $PATCHES_SHOWN/series matches '$1'" "see: grep -v '^#' $PATCHES_SHOWN/series"
+	series_point "$1" "$2" ||
+		die "no patch in $PATCHES_SHOWN/series matches '$1'" "see: grep -v '^#' $PATCHES_SHOWN/series"
 }
 from=1 to=$n
 [ -z "${FROM:-}" ] || from=$(index "$FROM" first)

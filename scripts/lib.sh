@@ -299,6 +299,23 @@ series_entries() {
 # once; every *.patch file beside it is listed, or disabled by a comment
 # ("# grp/0003-x.patch", as quilt users do). SERIES_UPTO=K keeps the
 # first K (check-series and bench build the points of the series so).
+# series_point NAME-PART first|last: the position (1..) in the loaded
+# SERIES of the first or last patch whose name contains NAME-PART;
+# status 1 when none does.
+series_point() {
+	local i n=${#SERIES[@]}
+	if [ "$2" = first ]; then
+		for ((i = 0; i < n; i++)); do
+			case ${SERIES[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
+		done
+	else
+		for ((i = n - 1; i >= 0; i--)); do
+			case ${SERIES[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
+		done
+	fi
+	return 1
+}
+
 series_load() {
 	local series=${1:-$PATCHES/series} dir p unlisted shown
 	local -A seen=()
