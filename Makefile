@@ -22,7 +22,7 @@ all:
 test:
 	@$(RUN) deps tree host-tests series lint config build initramfs kselftests
 
-## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_N=)
+## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_VARIANT=, BENCH_N=)
 bench:
 	@scripts/pipeline.sh deps
 	@scripts/bench.sh
@@ -156,6 +156,7 @@ help:
 #h     SERIES_UPTO=K      only the first K patches of the series (with WORK=DIR: a tree of its own)
 #h     CHECK_VERSIONS='[pkg=]v ...'  check-apply on other Debian versions
 #h     BENCH_BASE=K BENCH_UPTO=K  bench: compare the series at K patches (0 = base, or a patch name part)
+#h     BENCH_VARIANT=NAME  bench: the second point also takes patches/TREE/variants/NAME.patch (an alternative design)
 #h     BENCH_N=n          bench: runs per kernel (3; 5 with a build workload)
 #h     BENCH_WORKLOADS=a,b  bench: workloads of tests/bench/workloads.list or debian.list (build, build-light, build-wb)
 #h     BENCH_SRC_PKG=p BENCH_SRC_MAKE='args'  bench: the build workload's Debian source package (lua5.4)

@@ -5,6 +5,10 @@
 #                  or a name part of the last patch it takes
 #                  (BENCH_BASE=readahead/: up to the readahead group's end)
 #   BENCH_UPTO=K   the other side (default: the whole series), likewise
+#   BENCH_VARIANT=NAME  the other side also takes patches/TREE/variants/
+#                  NAME.patch (a disabled entry of the series: a build of
+#                  an alternative design); BENCH_BASE may then equal
+#                  BENCH_UPTO, to compare the variant with its point
 #   BENCH_N=n      runs per kernel, alternating kernels (default 3; 5 when
 #                  a workload of tests/bench/debian.list is asked for)
 #   BENCH_WORKLOADS=a,b   workloads of tests/bench/workloads.list (booted
@@ -14,7 +18,7 @@
 # Every run is kept by tree and point in $WORK_ROOT/bench-runs/$TREE/
 # p<K>-<hash>/<workload>/<run>.csv, the hash over the pin, the diffs of
 # the first K patches (not their changelogs), the kernel's .config, the
-# bench programs, the workload's own line and the guest's settings: a
+# workload's own line and programs and the guest's settings: a
 # later make bench with either point boots only for the runs it lacks, and
 # neither a changelog edit nor a new workload orphans the runs kept.
 # The full series is the regular tree in $WORK; other points get their own
@@ -38,8 +42,16 @@ point() {
 }
 point BENCH_BASE "${BENCH_BASE:-0}"; base=$point
 point BENCH_UPTO "${BENCH_UPTO:-$total}"; upto=$point
-[ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -lt "$upto" ] ||
-	die "need 0 <= BENCH_BASE ($base) < BENCH_UPTO ($upto) <= $total patches"
+variant=${BENCH_VARIANT:-}
+if [ -n "$variant" ]; then
+	[ -f "$PATCHES/variants/$variant.patch" ] ||
+		die "BENCH_VARIANT=$variant: no $PATCHES_SHOWN/variants/$variant.patch" "ls $PATCHES_SHOWN/variants/"
+	[ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -le "$upto" ] ||
+		die "need 0 <= BENCH_BASE ($base) <= BENCH_UPTO ($upto) <= $total patches"
+else
+	[ "$base" -ge 0 ] && [ "$upto" -le "$total" ] && [ "$base" -lt "$upto" ] ||
+		die "need 0 <= BENCH_BASE ($base) < BENCH_UPTO ($upto) <= $total patches"
+fi
 
 # The workloads asked for, by boot medium.
 names() { awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$1"; }
@@ -60,57 +72,75 @@ case $n in ''|*[!0-9]*|0) die "BENCH_N=$n: expected a number of runs >= 1" ;; es
 out=${BENCH_OUT:-$WORK/bench/results-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
-point_work() { if [ "$1" = "$total" ]; then echo "$WORK"; else echo "$WORK/bench/p$1"; fi; }
-point_label() { if [ "$1" = "$base" ]; then echo base; else echo series; fi; }
+# The two sides: b (base) and u (the other), each a point and, for u,
+# the variant's patch on top of it.
+declare -A K=([b]=$base [u]=$upto) X=([b]= [u]=${variant:+variants/$variant.patch})
+side_id() { echo "p${K[$1]}${X[$1]:+-$variant}"; }
+point_work() {
+	if [ "${K[$1]}" = "$total" ] && [ -z "${X[$1]}" ]; then echo "$WORK"
+	else echo "$WORK/bench/$(side_id "$1")"; fi
+}
+point_label() { if [ "$1" = b ]; then echo base; else echo series; fi; }
+point_desc() { echo "pinned + ${K[$1]} patch(es)${X[$1]:+ + ${X[$1]}}"; }
 
-# point_runs K WL: where the runs of workload WL on point K are kept.
+# The sources of the bench programs workload WL runs (/tests/bin/NAME in
+# its command: tests/bench/NAME.c), so that a new program keeps the runs.
+workload_sources() {
+	awk -v w="$1" '$1 == w' "$TOP"/tests/bench/*.list | { grep -o '/tests/bin/[A-Za-z0-9_-]*' || true; } |
+		sort -u | while read -r b; do
+			[ ! -f "$TOP/tests/bench/${b##*/}.c" ] || echo "$TOP/tests/bench/${b##*/}.c"
+		done
+}
+
+# point_runs SIDE WL: where the runs of workload WL on a side are kept.
 point_runs() {
-	local h
+	local h src
+	mapfile -t src < <(workload_sources "$2")
 	h=$({ echo "$PIN_PKG $PIN_VERSION $KCONFIG ${VM_MEM:-1024} ${VM_CPUS:-2} ${SWAP_MB:-1024} ${SWAP_BPS:-} ${APPEND:-}"
 		[ "${SWAP:-disk}" = disk ] || echo "swap=$SWAP"
-		for p in "${all[@]:0:$1}"; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
+		for p in "${all[@]:0:${K[$1]}}" ${X[$1]}; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
 		awk -v w="$2" '$1 == w' "$TOP"/tests/bench/*.list
-		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "$TOP"/tests/bench/*.c "$TOP"/tests/guest/bench-run \
-			"$TOP"/tests/guest/build-workload "$TOP"/tests/guest/zram-swap
+		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "${src[@]}" "$TOP"/tests/lib/*.h \
+			"$TOP"/tests/guest/bench-run "$TOP"/tests/guest/build-workload "$TOP"/tests/guest/zram-swap
 	} | sha1sum | cut -c1-10)
-	echo "$WORK_ROOT/bench-runs/$TREE/p$1-$h/$2"
+	echo "$WORK_ROOT/bench-runs/$TREE/$(side_id "$1")-$h/$2"
 }
 
-# Bring the kernel of point K up to date (tree, first K patches, config,
-# build, initramfs) with the normal pipeline.
+# Bring the kernel of a side up to date (tree, first K patches and the
+# variant, config, build, initramfs) with the normal pipeline.
 prepare() {
-	local k=$1 w
-	w=$(point_work "$k")
-	say "bench: preparing the kernel with $k of $total patches (WORK=$w)"
-	env -u COUNTS WORK="$w" SERIES_UPTO="$k" \
+	local w
+	w=$(point_work "$1")
+	say "bench: preparing the kernel with $(point_desc "$1") (WORK=$w)"
+	env -u COUNTS WORK="$w" SERIES_UPTO="${K[$1]}" SERIES_EXTRA="${X[$1]}" \
 		"$S/pipeline.sh" tree series config build initramfs
 }
-prepare "$base"
-prepare "$upto"
+prepare b
+prepare u
 [ ${#deb[@]} = 0 ] || ROOTFS_BENCH=1 "$S/mkrootfs.sh"
 
-# boot K R MEDIUM WORKLOAD...: one guest on point K's kernel running the
-# workloads; each one's lines kept as run R of point K.
+# boot SIDE R MEDIUM WORKLOAD...: one guest on a side's kernel running
+# the workloads; each one's lines kept as run R of that side.
 boot() {
 	local k=$1 r=$2 medium=$3 w name log rd bad rootfs=()
 	shift 3
 	[ "$medium" != debian ] || rootfs=(ROOTFS=debian)
 	w=$(point_work "$k")
-	name=bench-p$k-$r-$medium
+	name=bench-$(side_id "$k")-$r-$medium
 	log=$w/logs/serial-$name.log
-	say "bench: run $r/$n of point $k ($(point_label "$k")), $medium: $*"
+	say "bench: run $r/$n of $(point_desc "$k") ($(point_label "$k")), $medium: $*"
 	env WORK="$w" RUN_NAME="$name" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
 		"${rootfs[@]}" "$S/qemu.sh" bench ||
-		die "bench guest run failed (point $k, run $r)" "see $log"
+		die "bench guest run failed ($(point_desc "$k"), run $r)" "see $log"
 	for wl in "$@"; do
 		rd=$(point_runs "$k" "$wl")
 		bad=$(tr -d '\r' <"$log" | awk -v wl="$wl" '$1 == "BENCH" && $2 == wl &&
 			(($3 == "status" && $4 != "ok") || ($3 == "verify_errors" && $4 != 0)) { print $3 "=" $4 }')
-		[ -z "$bad" ] || die "workload $wl failed or lost data on point $k, run $r: $bad" "see $log"
+		[ -z "$bad" ] || die "workload $wl failed or lost data on $(point_desc "$k"), run $r: $bad" "see $log"
 		mkdir -p "$rd"
 		tr -d '\r' <"$log" | awk -v wl="$wl" -v a="$(cat "$log.accel")" '$1 == "BENCH" && $2 == wl && NF == 4 { print $3 "," $4 }
 			END { print "accel," a }' >"$rd/$r.csv.tmp"
-		grep -q '^status,ok$' "$rd/$r.csv.tmp" || die "workload $wl printed no status on point $k, run $r" "see $log"
+		grep -q '^status,ok$' "$rd/$r.csv.tmp" || die "workload $wl printed no status on $(point_desc "$k"), run $r" "see $log"
 		mv "$rd/$r.csv.tmp" "$rd/$r.csv"
 		cp "$log" "$rd/$r.serial.log"
 	done
@@ -118,7 +148,7 @@ boot() {
 
 # The runs each side lacks, alternating kernels run by run.
 for ((r = 1; r <= n; r++)); do
-	for k in "$base" "$upto"; do
+	for k in b u; do
 		for medium in initramfs debian; do
 			if [ $medium = initramfs ]; then set -- "${ram[@]}"; else set -- "${deb[@]}"; fi
 			todo=()
@@ -132,12 +162,12 @@ done
 csv=$out/results.csv
 echo "kernel,patches,run,workload,metric,value" >"$csv"
 accel=
-for k in "$base" "$upto"; do
+for k in b u; do
 	for wl in "${ram[@]}" "${deb[@]}"; do
 		rd=$(point_runs "$k" "$wl")
-		echo "$(point_label "$k") (pinned + $k patches), $wl: $rd" >>"$out/runs.txt"
+		echo "$(point_label "$k") ($(point_desc "$k")), $wl: $rd" >>"$out/runs.txt"
 		for ((r = 1; r <= n; r++)); do
-			awk -F, -v l="$(point_label "$k")" -v k="$k" -v r="$r" -v wl="$wl" \
+			awk -F, -v l="$(point_label "$k")" -v k="$(side_id "$k")" -v r="$r" -v wl="$wl" \
 				'$1 != "accel" { print l "," k "," r "," wl "," $1 "," $2 }' "$rd/$r.csv" >>"$csv"
 			accel=$(awk -F, '$1 == "accel" { print $2 }' "$rd/$r.csv")
 		done
@@ -145,4 +175,4 @@ for k in "$base" "$upto"; do
 done
 
 "$S/bench-report.sh" "$csv" "$out" "$accel" "$n" \
-	"base = pinned + $base patch(es), series = pinned + $upto patch(es)"
+	"base = $(point_desc b), series = $(point_desc u)"

@@ -298,7 +298,8 @@ series_entries() {
 # checked once for every script: each entry's file exists and is listed
 # once; every *.patch file beside it is listed, or disabled by a comment
 # ("# grp/0003-x.patch", as quilt users do). SERIES_UPTO=K keeps the
-# first K (check-series and bench build the points of the series so).
+# first K (check-series and bench build the points of the series so);
+# SERIES_EXTRA adds one disabled entry after them (bench's variants).
 # series_point NAME-PART first|last: the position (1..) in the loaded
 # SERIES of the first or last patch whose name contains NAME-PART;
 # status 1 when none does.
@@ -318,7 +319,7 @@ series_point() {
 
 series_load() {
 	local series=${1:-$PATCHES/series} dir p unlisted shown
-	local -A seen=()
+	local -A seen=() disabled=()
 	dir=$(dirname "$series")
 	shown=${series#"$TOP"/}
 	[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
@@ -331,7 +332,7 @@ series_load() {
 			die "$shown lists '$p' twice" "remove one of the lines: grep -n '$p' $shown"
 		seen[$p]=1
 	done
-	while read -r p; do seen[$p]=1; done < <(sed -n 's/\r$//; s/^[[:space:]]*#[[:space:]]*\([^[:space:]]*\.patch\).*/\1/p' "$series")
+	while read -r p; do seen[$p]=1 disabled[$p]=1; done < <(sed -n 's/\r$//; s/^[[:space:]]*#[[:space:]]*\([^[:space:]]*\.patch\).*/\1/p' "$series")
 	unlisted=$(cd "$dir" && find . -name '*.patch' | sed 's|^\./||' | LC_ALL=C sort |
 		while read -r p; do [ -n "${seen[$p]:-}" ] || echo "$p"; done)
 	[ -z "$unlisted" ] ||
@@ -344,6 +345,14 @@ series_load() {
 		die "SERIES_UPTO=$SERIES_UPTO: the series has ${#SERIES[@]} patches"
 	   SERIES=("${SERIES[@]:0:$SERIES_UPTO}") ;;
 	esac
+	# SERIES_EXTRA=variants/NAME.patch: a patch kept beside the series,
+	# disabled in it, applied after the others (make bench's variants).
+	if [ -n "${SERIES_EXTRA:-}" ]; then
+		[ -n "${disabled[$SERIES_EXTRA]:-}" ] && [ -f "$dir/$SERIES_EXTRA" ] ||
+			die "SERIES_EXTRA=$SERIES_EXTRA is not a disabled entry ('# $SERIES_EXTRA') of $shown" \
+				"ls $(dirname "$shown")/variants/"
+		SERIES+=("$SERIES_EXTRA")
+	fi
 }
 
 # The text of every patch the series in $PATCHES applies, in order.

@@ -1490,6 +1490,16 @@ t_check_series_and_bench_refuse_bad_ranges() {
 	expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \([0-9]+\) < BENCH_UPTO \([0-9]+\)' || return 1
 	run env WORK="$T/csw" BENCH_BASE=no-such-group/ "$S/bench.sh"
 	expect_rc 1 && expect_out 'BENCH_BASE=no-such-group/: no patch in patches/[0-9.]+/series matches' || return 1
+	# A variant: only one of patches/TREE/variants/, and then the base
+	# may be its own point, but not after it
+	run env WORK="$T/csw" BENCH_VARIANT=no-such "$S/bench.sh"
+	expect_rc 1 && expect_out 'BENCH_VARIANT=no-such: no patches/[0-9.]+/variants/no-such.patch' || return 1
+	run env WORK="$T/csw" BENCH_BASE=5 BENCH_UPTO=5 "$S/bench.sh"
+	expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \(5\) < BENCH_UPTO \(5\)' || return 1
+	if [ -f "$TOP/patches/${TREE:-7.3}/variants/readahead-skip.patch" ]; then
+		run env WORK="$T/csw" BENCH_BASE=6 BENCH_UPTO=5 BENCH_VARIANT=readahead-skip "$S/bench.sh"
+		expect_rc 1 && expect_out 'need 0 <= BENCH_BASE \(6\) <= BENCH_UPTO \(5\)' || return 1
+	fi
 	[ ! -e "$T/csw/check-series" ] || fail "check-series made its work dir for a bad range"
 }
 
@@ -1661,6 +1671,20 @@ t_bench_report_marks_noise() {
 	grep -E -v '^(base|series),[0-9]+,[345],|^kernel' "$T/b.csv" >"$T/b2.csv"
 	sed -i '1i kernel,patches,run,workload,metric,value' "$T/b2.csv"
 	run "$S/bench-report.sh" "$T/b2.csv" "$T/bo" tcg 2 test; expect_rc 0 && expect_out 'zswpin .* \?$'
+}
+
+# SERIES_EXTRA (bench's variants) takes only a disabled entry of the
+# series, after the first SERIES_UPTO patches.
+t_series_extra_is_a_disabled_entry() {
+	[ -f "$TOP/patches/${TREE:-7.3}/variants/readahead-skip.patch" ] || { echo "SKIP: no variant in patches/${TREE:-7.3}"; return 0; }
+	run env SERIES_UPTO=2 SERIES_EXTRA=variants/readahead-skip.patch bash -c '. "$1/lib.sh"; series_load; printf "%s\n" "${SERIES[@]}"' _ "$S"
+	expect_rc 0 || return 1
+	[ "$(printf '%s\n' "$out" | wc -l)" = 3 ] && [ "$(printf '%s\n' "$out" | tail -1)" = variants/readahead-skip.patch ] ||
+		fail "expected the first 2 patches and the variant" || return 1
+	run env SERIES_EXTRA="$(grep -v '^#' "$TOP/patches/${TREE:-7.3}/series" | head -1)" bash -c '. "$1/lib.sh"; series_load' _ "$S"
+	expect_rc 1 && expect_out 'is not a disabled entry' || return 1
+	run env SERIES_EXTRA=variants/no-such.patch bash -c '. "$1/lib.sh"; series_load' _ "$S"
+	expect_rc 1 && expect_out 'is not a disabled entry'
 }
 
 t_bench_unknown_workload_lists_the_known() {
