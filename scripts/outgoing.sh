@@ -21,6 +21,8 @@
 #   Subject: <summary, ASCII>     (a reply: "Re: <the posting's subject>")
 #   To: Name <email>              (a reply: the posting's author; optional)
 #   Hold: <why not to send yet>   (any number; each listed in NOT-FOR-SENDING)
+#   Prefix: RFC PATCH             (a post only: this group's subject
+#                                  prefix, instead of PREFIX)
 #   <empty line>
 #   <body, copied as is: what it does or what we ran; the results under a
 #    line starting "A/B"; a post from v2 on: "Changes since v<N-1>">
@@ -146,7 +148,7 @@ T=$(mktemp -d "$WORK/.outgoing.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 missing=() bad=()
-declare -A gsubject gto ghold
+declare -A gsubject gto ghold gprefix
 for g in "${groups[@]}"; do
 	[ "${gkind[$g]}" != none ] || continue
 	c=$PATCHES/$g/cover.txt
@@ -158,7 +160,10 @@ for g in "${groups[@]}"; do
 	[ -n "$hdr_end" ] || why="$why no empty line after the header;"
 	gto[$g]=$(sed -n "2,${hdr_end:-1}s/^To: *//p" "$c")
 	ghold[$g]=$(sed -n "2,${hdr_end:-1}s/^Hold: *//p" "$c")
-	sed -n "2,${hdr_end:-1}p" "$c" | grep -vqE '^((To|Hold): .*)?$' && why="$why the header has lines other than Subject:, To: and Hold:;"
+	gprefix[$g]=$(sed -n "2,${hdr_end:-1}s/^Prefix: *//p" "$c" | tail -1)
+	sed -n "2,${hdr_end:-1}p" "$c" | grep -vqE '^((To|Hold|Prefix): .*)?$' && why="$why the header has lines other than Subject:, To:, Hold: and Prefix:;"
+	[ -z "${gprefix[$g]}" ] || [ "${gkind[$g]}" = post ] || why="$why Prefix: is for a post (this group's mails are replies);"
+	case ${gprefix[$g]} in *[!A-Za-z0-9\ -]*) why="$why Prefix: takes words only (RFC PATCH);" ;; esac
 	if [ "${gkind[$g]}" = post ]; then
 		case $s in *'[PATCH'*|*'[RFC'*) why="$why the subject has a [PATCH ...] prefix (outgoing.sh adds it);" ;; esac
 		if [ "$VERSION" -gt 1 ]; then
@@ -363,7 +368,7 @@ for g in "${groups[@]}"; do
 	} >"$T/applies"
 	if [ "$kind" = post ]; then
 		git -C "$R" -c core.abbrev=12 format-patch -q --cover-letter --numbered "${rr[@]}" \
-			--subject-prefix="$PREFIX" -o "$d" "${gfirst[$g]}..${gend[$g]}" >/dev/null
+			--subject-prefix="${gprefix[$g]:-$PREFIX}" -o "$d" "${gfirst[$g]}..${gend[$g]}" >/dev/null
 		cover=$(ls "$d"/*0000-cover-letter.patch)
 		{ cover_body "$PATCHES/$g/cover.txt"; echo; cat "$T/applies"; } >"$T/body"
 		awk -v subj="${gsubject[$g]}" -v bodyf="$T/body" '
@@ -372,7 +377,7 @@ for g in "${groups[@]}"; do
 			$0 == "*** BLURB HERE ***" { while ((getline l < bodyf) > 0) print l; next }
 			{ print }' "$cover" >"$T/cover" && mv "$T/cover" "$cover"
 		mime8 "$cover"
-		prev+=("[$PREFIX${rr[1]:+ v$VERSION} 0/$n] ${gsubject[$g]}")
+		prev+=("[${gprefix[$g]:-$PREFIX}${rr[1]:+ v$VERSION} 0/$n] ${gsubject[$g]}")
 	else
 		# The reply, then our patches in the posting's thread.
 		msgid=${gmsgid[$g]:-}

@@ -991,6 +991,28 @@ t_outgoing_base_import_shows_progress_and_no_send_advice() {
 	expect_no_out 'send with: git send-email' "it says 'send with' for mails that must not be sent"
 }
 
+# A post's cover.txt may carry its own subject prefix (an RFC among
+# PATCH posts); a reply may not.
+t_outgoing_prefix_of_a_post_is_its_own() {
+	mktree
+	mkdir -p "$T/p/grp" "$T/p/port"
+	mkpatch grp/0001-a.patch mm/a.c 's/a_line_5;/a_line_5_x;/'
+	DEP3=$'Origin: other, https://lore.kernel.org/linux-mm/1-jane@example.org/\nForwarded: not-needed\nLast-Update: 2026-12-03' \
+		mkpatch port/0001-b.patch mm/b.c 's/b_line_5;/b_line_5_ported;/'
+	mkpatch port/0002-a.patch mm/a.c 's/a_line_9;/a_line_9_test;/'
+	printf 'Subject: Re: [PATCH] mm: b: x\nPrefix: RFC PATCH\n\nWhy.\n\nA/B:\n  m\n' >"$T/p/port/cover.txt"
+	printf 'Subject: mm: a: change a line\n\nWhy.\n\nA/B:\n  m\n' >"$T/p/grp/cover.txt"
+	outgoing; expect_rc 1 && expect_out 'Prefix: is for a post' || return 1
+	rm -rf "$T/p/port" && sed -i "/^port\//d" "$T/p/series"
+	printf 'Subject: mm: a: change a line\nPrefix: RFC PATCH\n\nWhy and what.\n\nA/B:\n  metric base series\n' >"$T/p/grp/cover.txt"
+	mkbase
+	outgoing2
+	expect_rc 0 || return 1
+	grep -q '^Subject: \[RFC PATCH 0/1\] mm: a: change a line$' "$T/wo2/outgoing/grp/0000-cover-letter.patch" &&
+		grep -q '^Subject: \[RFC PATCH 1/1\]' "$T/wo2/outgoing/grp/0001-"*.patch ||
+		fail "the prefix is not the cover's: $(grep -h '^Subject' "$T/wo2/outgoing/grp/"*)"
+}
+
 # What goes out follows each patch's origin: our group is posted; a port
 # of a posting in review is not re-posted, a reply and our test go to its
 # thread; of a queued series only our patch goes, as a follow-up.
