@@ -4,6 +4,7 @@
  *
  * Usage: thrash [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE]
  *               [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED] [-T]
+ *               [-m alt|seq|rand]
  *
  * Meant to run inside a memory cgroup smaller than the working set
  * (set up by the harness).  An anonymous MAP_PRIVATE buffer of SIZE_MIB
@@ -20,7 +21,8 @@
  * Then PASSES (default 4) passes are made, each of exactly "pages"
  * accesses.  Pass k is sequential if k is even (page 0, 1, 2, ...) and
  * random if k is odd (every access picks a page with a seeded xorshift
- * PRNG).  In sequential passes, each step jumps to a random page instead
+ * PRNG); -m seq makes every pass sequential, -m rand every pass
+ * random.  In sequential passes, each step jumps to a random page instead
  * of the next one with probability RANDOM_PERMILLE/1000 (default 0).
  * With -H, a random pick goes to the first HOT_PERCENT% of the buffer nine
  * times out of ten, as in a database with a hot working set and a cold
@@ -117,7 +119,7 @@ static int parse_ul(const char *s, unsigned long max, unsigned long *out)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED] [-T]\n",
+		"usage: %s [-s SIZE_MIB] [-p PASSES] [-r RANDOM_PERMILLE] [-w WRITE_PERMILLE] [-H HOT_PERCENT] [-S SEED] [-T] [-m alt|seq|rand]\n",
 		prog);
 	exit(2);
 }
@@ -141,8 +143,9 @@ int main(int argc, char **argv)
 	double t0, t_fill;
 	struct rusage ru;
 	int opt, advice = MADV_NOHUGEPAGE;
+	char mode = 'a';	/* alt: even passes sequential, odd random */
 
-	while ((opt = getopt(argc, argv, "s:p:r:w:H:S:T")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:r:w:H:S:Tm:")) != -1) {
 		switch (opt) {
 		case 's':
 			if (parse_ul(optarg, 1UL << 24, &size_mib) || !size_mib)
@@ -170,6 +173,12 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			advice = MADV_HUGEPAGE;
+			break;
+		case 'm':
+			if (strcmp(optarg, "alt") && strcmp(optarg, "seq") &&
+			    strcmp(optarg, "rand"))
+				usage(argv[0]);
+			mode = optarg[0];
 			break;
 		default:
 			usage(argv[0]);
@@ -204,11 +213,13 @@ int main(int argc, char **argv)
 	t_fill = now() - t0;
 
 	for (k = 0; k < passes; k++) {
+		int random_pass = mode == 'r' || (mode == 'a' && (k & 1));
+
 		idx = 0;
 		for (i = 0; i < npages; i++, accesses++) {
 			uint64_t *p;
 
-			if (k & 1)
+			if (random_pass)
 				idx = pick(&rng, npages, nhot);
 			else if (i > 0 && rnd_pm &&
 				 xorshift64(&rng) % 1000 < rnd_pm)
