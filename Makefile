@@ -20,7 +20,7 @@ all:
 
 ## make test       host-side script tests, series checks, then kselftests
 test:
-	@$(RUN) deps tree host-tests series lint config build initramfs kselftests
+	@$(RUN) deps tree series host-tests lint config build initramfs kselftests
 
 ## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_VARIANT=, BENCH_N=)
 bench:
@@ -125,7 +125,7 @@ help:
 #h   build       bzImage, the kselftests and the guest programs (ccache, O= dir)
 #h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
 #h   kselftests  boot the kernel in QEMU, run the tests, print the results table
-#h   host-tests  the scripts' and the docs' own tests (tests/host/test-*.sh), no kernel needed
+#h   host-tests  the scripts' and the docs' own tests (tests/host/test-*.sh), no kernel build needed
 #h   lint        each patch mail's form, its origin fields (DEP-3) and checkpatch.pl --strict
 #h
 #h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):

@@ -1722,6 +1722,37 @@ t_scripts_set_no_unused_variable() {
 	expect_rc 0 || fail "unused variables (above)"
 }
 
+# The 7.3 dropbehind classic test keeps a file workingset in a directory
+# of scratch_dir_create() (TMPDIR, /var/tmp or /tmp, not tmpfs): with none
+# writable it skips with its reason, and with one it writes there. Its own
+# code, compiled from the tree at the series (a driver that includes
+# test_zswap.c), runs in a mount namespace where TMPDIR and /tmp are
+# read-only and /var/tmp is tmpfs, from a read-only current directory.
+t_kselftest_without_a_writable_disk_dir_skips_with_its_reason() {
+	local sel=$REAL_TREE/tools/testing/selftests
+	grep -qs '^static int db_file_workingset' "$sel/cgroup/test_zswap.c" ||
+		{ echo "SKIP: $REAL_TREE has no dropbehind kselftest (7.3 at the series: make series)"; return 0; }
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for a mount namespace"; return 0; }
+	unshare -m true 2>/dev/null || { echo "SKIP: unshare -m is not allowed here"; return 0; }
+	printf '%s\n' '#define main test_zswap_main' '#include "test_zswap.c"' '#undef main' \
+		'int main(void) { page_size = sysconf(_SC_PAGE_SIZE); return db_file_workingset(); }' >"$T/db.c"
+	run gcc -D_GNU_SOURCE= -pthread -I"$sel" -I"$sel/cgroup" -I"$sel/cgroup/lib/include" \
+		-o "$T/db" "$T/db.c" "$sel/cgroup/lib/cgroup_util.c"
+	expect_rc 0 || return 1
+	mkdir -p "$T/ro"
+	# shellcheck disable=SC2016
+	run unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+		mount --bind /tmp /tmp && mount -o remount,bind,ro /tmp &&
+		mount -t tmpfs none /var/tmp && cd "$1" && TMPDIR=$1 "$2"' _ "$T/ro" "$T/db"
+	expect_rc 4 && expect_out '^# no directory on a disk to write to \(TMPDIR=\)$' || return 1
+	# The same program passes where it has a directory on a disk.
+	[ "$(stat -f -c %T "$T")" != tmpfs ] || { echo "SKIP: $T is on tmpfs: no disk directory for the pass"; return 0; }
+	mkdir -p "$T/rw"
+	run env TMPDIR="$T/rw" "$T/db"
+	expect_rc 0 && expect_no_out 'no directory' || return 1
+	[ -z "$(ls -A "$T/rw")" ] || fail "left in TMPDIR: $(ls -A "$T/rw")"
+}
+
 # --- harness -----------------------------------------------------------
 cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
 [ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
