@@ -28,6 +28,12 @@ have=()
 # the patch's files in .pc/<patch>/ without the patch in applied-patches,
 # and the tree half-patched. Put those files back, as quilt's pop would.
 backup_files=/usr/share/quilt/scripts/backup-files
+# reextract TEXT: TEXT for the pinned tree; a KERNEL_SRC tree is the
+# user's, which make clean-tree refuses to remove.
+reextract() {
+	if [ "$PINNED" = 1 ]; then printf %s "$1"
+	else printf ' (KERNEL_SRC=%s is yours: restore it from where it came)' "$KERNEL_SRC"; fi
+}
 if [ -d "$KERNEL_SRC/.pc" ]; then
 	while read -r d; do
 		p=${d#"$KERNEL_SRC/.pc/"}
@@ -37,7 +43,7 @@ if [ -d "$KERNEL_SRC/.pc" ]; then
 		[ -x "$backup_files" ] || die "quilt's $backup_files is missing" "apt-get install --reinstall quilt"
 		(cd "$KERNEL_SRC" && "$backup_files" -B ".pc/$p/" -r -t -s -) ||
 			die "could not restore the files of $p from $KERNEL_SRC/.pc/$p" \
-				"make clean-tree TREE=$TREE, then make (re-extracts this tree only)"
+				"$(reextract "make clean-tree TREE=$TREE, then make (re-extracts this tree only)")"
 		rm -rf "$d"
 		rm -f "$OP"
 	done < <(find "$KERNEL_SRC/.pc" -mindepth 1 -type d -name '*.patch' -prune)
@@ -69,7 +75,7 @@ if [ $k -lt ${#have[@]} ]; then
 	out=$(qop pop -q "${target[@]}" 2>&1) || {
 		printf '%s\n' "$out" >&2
 		die "quilt could not pop back to before ${have[$k]}: the tree has local edits to patched files" \
-			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there, or make clean-tree TREE=$TREE to re-extract this tree"
+			"inspect with: cd $KERNEL_SRC && QUILT_PATCHES=$SNAP quilt diff -z; then 'quilt pop -f' there$(reextract ", or make clean-tree TREE=$TREE to re-extract this tree")"
 	}
 fi
 

@@ -79,10 +79,32 @@ LOGS=$WORK/logs
 
 say()  { printf '==> %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
+# The settings a user gave that pick this run's tree, config and work
+# directory: a next step "make X" must carry them to reach the same state.
+_given=()
+for _v in TREE KCONFIG KERNEL_SRC WORK WORK_ROOT PATCHES; do
+	case $_v:${!_v} in
+	TREE:7.3|KCONFIG:default|WORK:"$WORK_ROOT/$TREE") ;;
+	WORK_ROOT:"$TOP/work"|PATCHES:"$TREE_DIR"|KERNEL_SRC:*) ;;
+	*) [ -z "${!_v}" ] || _given+=("$_v=${!_v}") ;;
+	esac
+done
+[ "$PINNED" = 1 ] || _given+=("KERNEL_SRC=$KERNEL_SRC")
+# next_step TEXT: TEXT with the user's settings added to each "make
+# TARGET..." in it that does not already set them (make deps needs none).
+next_step() {
+	local out=${1//make deps/make:deps} v add=
+	for v in ${_given[@]+"${_given[@]}"}; do
+		case $out in *"${v%%=*}="*) ;; *) add="$add $v" ;; esac
+	done
+	add=$(printf %s "$add" | sed 's/[|&\\]/\\&/g')
+	out=$(printf %s "$out" | sed -E "s|(make( [a-z][a-z0-9-]*)+)|\\1$add|g")
+	printf %s "${out//make:deps/make deps}"
+}
 # die MESSAGE [NEXT-STEP]: stop with what failed and what to run next.
 die() {
 	printf 'error: %s\n' "$1" >&2
-	[ $# -lt 2 ] || printf '  next: %s\n' "$2" >&2
+	[ $# -lt 2 ] || printf '  next: %s\n' "$(next_step "$2")" >&2
 	exit 1
 }
 need() {
