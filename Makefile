@@ -126,7 +126,7 @@ help:
 #h   initramfs   pack the guest initramfs (busybox, tests, stress-ng)
 #h   kselftests  boot the kernel in QEMU, run the tests, print the results table
 #h   host-tests  the scripts' and the docs' own tests (tests/host/test-*.sh), no kernel build needed
-#h   lint        each patch mail's form, its origin fields (DEP-3) and checkpatch.pl --strict
+#h   lint        shellcheck over the scripts; each patch mail's form, its origin fields (DEP-3) and checkpatch.pl --strict
 #h
 #h Variables (on the command line: make test TREE=6.12 VM_MEM=2048):
 #h   Tree and build

@@ -15,7 +15,7 @@ set -eu
 root=$1
 suite=${ROOTFS_SUITE:-bookworm}
 pkg=${BENCH_SRC_PKG:-lua5.4}
-args=${BENCH_SRC_MAKE:-"-C src posix"}
+make_args=${BENCH_SRC_MAKE:-"-C src posix"}
 out=$WORK_ROOT/bench-src/build
 mkdir -p "$LOGS"
 [ -x "$root/usr/bin/gcc" ] && [ -x "$root/usr/bin/make" ] ||
@@ -30,7 +30,7 @@ done
 
 # Made again only when the sources, the make arguments or the compiler
 # changed.
-key="$(basename "$orig") $args $(chroot "$root" gcc --version | head -1)"
+key="$(basename "$orig") $make_args $(chroot "$root" gcc --version | head -1)"
 install_build() {
 	rm -rf "$root/opt/zswap-stack/build"
 	mkdir -p "$root/opt/zswap-stack"
@@ -41,7 +41,7 @@ if [ -f "$out/key" ] && [ "$(cat "$out/key")" = "$key" ]; then
 	install_build
 	exit 0
 fi
-say "build workload: $(basename "$orig"), reference build on the host (chroot $root, make $args)"
+say "build workload: $(basename "$orig"), reference build on the host (chroot $root, make $make_args)"
 rm -rf "$out" "$root/tmp/bench-ref"
 mkdir -p "$out" "$root/tmp/bench-ref"
 tar -xf "$orig" -C "$root/tmp/bench-ref"
@@ -49,12 +49,12 @@ top=$(cd "$root/tmp/bench-ref" && ls)
 [ "$(echo "$top" | wc -l)" = 1 ] || die "$orig does not hold one top directory" "BENCH_SRC_PKG=<another package>"
 tar -cf "$out/src.tar" -C "$root/tmp/bench-ref" "$top"
 # shellcheck disable=SC2086
-chroot "$root" sh -c "cd /tmp/bench-ref/$top && make -j$(nproc) $args" >"$LOGS/bench-ref.log" 2>&1 ||
+chroot "$root" sh -c "cd /tmp/bench-ref/$top && make -j$(nproc) $make_args" >"$LOGS/bench-ref.log" 2>&1 ||
 	{ tail -20 "$LOGS/bench-ref.log" >&2; die "the reference build of $pkg failed (log: $LOGS/bench-ref.log)" \
 		"BENCH_SRC_MAKE='<make arguments>' or BENCH_SRC_PKG=<another package>"; }
 (cd "$root/tmp/bench-ref/$top" && find . -type f | sort | xargs -r sha256sum) >"$out/ref.sha256"
 [ -s "$out/ref.sha256" ] || die "the reference build of $pkg made no object file" "BENCH_SRC_MAKE=..."
-printf '%s\n' "$args" >"$out/make-args"
+printf '%s\n' "$make_args" >"$out/make-args"
 printf '%s\n' "$key" >"$out/key"
 rm -rf "$root/tmp/bench-ref"
 install_build

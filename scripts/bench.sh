@@ -74,7 +74,7 @@ mkdir -p "$out"
 
 # The two sides: b (base) and u (the other), each a point and, for u,
 # the variant's patch on top of it.
-declare -A K=([b]=$base [u]=$upto) X=([b]= [u]=${variant:+variants/$variant.patch})
+declare -A K=([b]=$base [u]=$upto) X=([b]="" [u]=${variant:+variants/$variant.patch})
 side_id() { echo "p${K[$1]}${X[$1]:+-$variant}"; }
 point_work() {
 	if [ "${K[$1]}" = "$total" ] && [ -z "${X[$1]}" ]; then echo "$WORK"

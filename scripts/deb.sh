@@ -65,8 +65,12 @@ else
 	cfgdir=$WORK_ROOT/$cfgpkg-$cfgver
 	if [ ! -d "$cfgdir/usr/src/$cfgpkg" ] && [ -z "${DEB_CONFIG_VERSION:-}" ]; then
 		# the other build of the same release an earlier make deb took (below)
-		d=$(ls -d "$WORK_ROOT/$cfgpkg-${PIN_VERSION%%-*}"-*/usr/src/"$cfgpkg" 2>/dev/null | grep -v '\.tmp/' | head -1)
-		[ -z "$d" ] || { cfgdir=${d%/usr/src/*}; cfgver=${cfgdir##*/"$cfgpkg"-}; }
+		for d in "$WORK_ROOT/$cfgpkg-${PIN_VERSION%%-*}"-*/usr/src/"$cfgpkg"; do
+			case $d in *.tmp/*) continue ;; esac
+			[ -d "$d" ] || continue
+			cfgdir=${d%/usr/src/*}; cfgver=${cfgdir##*/"$cfgpkg"-}
+			break
+		done
 	fi
 	if [ ! -d "$cfgdir/usr/src/$cfgpkg" ]; then
 		. "$TOP/scripts/debian-apt.sh"

@@ -9,7 +9,7 @@ pkgs="quilt:quilt qemu-system-x86:qemu-system-x86_64 busybox-static:/bin/busybox
 cpio:cpio ccache:ccache gcc:gcc make:make bc:bc flex:flex bison:bison
 libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h
 zstd:zstd xz-utils:xz perl:perl python3:python3 gawk:gawk gnuplot-nox:gnuplot
-stress-ng:stress-ng trinity:trinity git:git debootstrap:debootstrap rsync:rsync"
+stress-ng:stress-ng trinity:trinity git:git debootstrap:debootstrap rsync:rsync shellcheck:shellcheck"
 missing=
 for pc in $pkgs; do
 	p=${pc%%:*} c=${pc#*:}

@@ -38,7 +38,7 @@ unset _bad
 . "$TREE_ENV"
 
 WORK_ROOT=$(realpath -m "${WORK_ROOT:-$TOP/work}")
-[ -z "${WORK:-}" ] || export WORK=$(realpath -m "$WORK")
+[ -z "${WORK:-}" ] || { WORK=$(realpath -m "$WORK"); export WORK; }
 WORK=${WORK:-$WORK_ROOT/$TREE}
 # The pinned tarball, taken out of the Debian package by fetch-tree.sh.
 # (The host tests point PIN_TARBALL/PIN_SHA256 at bad inputs.)
@@ -201,7 +201,7 @@ timed() {
 	mkdir -p "$WORK"
 	printf '%s\t%s\t%s\n' "$name" "$dt" "$([ $rc = 0 ] && echo ok || echo FAILED)" \
 		>>"$WORK/stage-times"
-	say "$name: $([ $rc = 0 ] && echo done || echo FAILED) in ${dt}s"
+	say "$name: $([ $rc = 0 ] && echo 'done' || echo FAILED) in ${dt}s"
 	return $rc
 }
 

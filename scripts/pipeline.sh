@@ -16,7 +16,7 @@ stage() {
 	initramfs)  "$S/mkinitramfs.sh" ;;
 	kselftests) "$S/qemu.sh" test ;;
 	host-tests) local r=0; "$TOP/tests/host/test-scripts.sh" || r=1; "$TOP/tests/host/test-docs.sh" || r=1; return $r ;;
-	lint)       "$S/lint-series.sh" ;;
+	lint)       local r=0; "$S/lint-shell.sh" || r=1; "$S/lint-series.sh" || r=1; return $r ;;
 	*) die "unknown stage '$1'" ;;
 	esac
 }

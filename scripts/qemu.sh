@@ -215,7 +215,7 @@ run)
 		die "the Debian guest did not run '$VM_RUN' to success (qemu exit $rc; log: $log)"
 	exit 0 ;;
 test)	# APPEND=ksft.mode=runner: kselftest's own runner instead of the list
-	m=test
+	m='test'
 	case " ${APPEND:-} " in *" ksft.mode=runner "*) m=runner ;; esac
 	guest="ksft.mode=$m${TESTS:+ ksft.tests=$TESTS}" ;;
 bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;

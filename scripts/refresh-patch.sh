@@ -48,7 +48,7 @@ take() {
 	local f
 	find "$tmp/g" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 	while IFS= read -r f; do
-		[ -s "$1/$f" ] || [ "$1" = "$KERNEL_SRC" -a -e "$1/$f" ] || continue
+		[ -s "$1/$f" ] || { [ "$1" = "$KERNEL_SRC" ] && [ -e "$1/$f" ]; } || continue
 		mkdir -p "$tmp/g/$(dirname "$f")"
 		cp -p "$1/$f" "$tmp/g/$f"
 	done <"$tmp/files"

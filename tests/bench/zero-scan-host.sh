@@ -6,21 +6,9 @@
 # Usage: tests/bench/zero-scan-host.sh [KERNEL_SRC]   (default: the TREE= pinned tree)
 set -eu
 src=${1:-$(bash -c '. "$1/scripts/lib.sh"; echo "$KERNEL_SRC"' _ "$(dirname "$0")/../..")}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-{
-	printf '#include <stdio.h>\n#include <stdint.h>\n#include <string.h>\n#include <stdlib.h>\n#include <time.h>\n'
-	printf '#define PAGE_SIZE 4096\ntypedef uint8_t u8;\ntypedef uint64_t u64;\n'
-	sed -n '/^static void \*check_bytes8/,/^}/p' "$src/lib/string.c"
-	echo '__attribute__((noinline))'
-	sed -n '/^void \*memchr_inv(/,/^}/p' "$src/lib/string.c" |
-		sed 's/#if defined(CONFIG_ARCH_HAS_FAST_MULTIPLIER) && BITS_PER_LONG == 64/#if 1/'
-	sed -n '/^__BENCH__$/,$p' "$0" | tail -n +2
-} >"$tmp/b.c"
-gcc -O2 -fno-builtin -fno-tree-vectorize -fno-strict-aliasing -o "$tmp/b" "$tmp/b.c"
-"$tmp/b"
-exit 0
-__BENCH__
+# The benchmark's own code, after the tree's check_bytes8() and memchr_inv().
+bench_c() {
+	cat <<'EOF'
 static int old_check(unsigned long *data)	/* 6.12 is_folio_zero_filled() */
 {
 	unsigned int pos, last_pos = PAGE_SIZE / sizeof(*data) - 1;
@@ -87,3 +75,18 @@ int main(void)
 	}
 	return 0;
 }
+EOF
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+	printf '#include <stdio.h>\n#include <stdint.h>\n#include <string.h>\n#include <stdlib.h>\n#include <time.h>\n'
+	printf '#define PAGE_SIZE 4096\ntypedef uint8_t u8;\ntypedef uint64_t u64;\n'
+	sed -n '/^static void \*check_bytes8/,/^}/p' "$src/lib/string.c"
+	echo '__attribute__((noinline))'
+	sed -n '/^void \*memchr_inv(/,/^}/p' "$src/lib/string.c" |
+		sed 's/#if defined(CONFIG_ARCH_HAS_FAST_MULTIPLIER) && BITS_PER_LONG == 64/#if 1/'
+	bench_c
+} >"$tmp/b.c"
+gcc -O2 -fno-builtin -fno-tree-vectorize -fno-strict-aliasing -o "$tmp/b" "$tmp/b.c"
+"$tmp/b"

@@ -26,7 +26,7 @@ trap 'rm -rf "$T"' EXIT
 # run CMD...: capture status and output into $rc and $out.
 run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
 fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
-expect_rc() { [ "$rc" = "$1" ] || [ "$1" = nonzero -a "$rc" != 0 ] || fail "exit status $rc, expected $1"; }
+expect_rc() { [ "$rc" = "$1" ] || { [ "$1" = nonzero ] && [ "$rc" != 0 ]; } || fail "exit status $rc, expected $1"; }
 expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
 # expect_no_out ERE [WHY]: no line of the output matches ERE (WHY: what
 # such a line would mean). Silent when it holds.
@@ -464,6 +464,18 @@ t_unknown_tree_names_the_trees() {
 	expect_rc 2 && expect_out 'TREE=../patches/7.3 is a path' && expect_out 'next: use one of: .*7\.3' || return 1
 	run env TREE= bash -c '. "$1/lib.sh"' _ "$S"
 	expect_rc 2 && expect_out 'error: TREE is empty'
+}
+
+# make lint runs shellcheck over every script: a warning fails the file
+# (with shellcheck's code); the project's own scripts are clean.
+t_lint_shell_fails_a_warning_and_passes_the_project() {
+	printf '#!/bin/bash\nset -eu\nf() { local x=$(date); echo "$x"; }\nf\n' >"$T/bad.sh"
+	printf '#!/bin/sh\n[ -n "$1" -a -n "$2" ] && echo ok\n' >"$T/bad-guest"
+	run "$S/lint-shell.sh" "$T/bad.sh" "$T/bad-guest"
+	expect_rc 1 && expect_out "not ok 1 shellcheck $T/bad.sh" && expect_out 'SC2155' &&
+		expect_out "not ok 2 shellcheck $T/bad-guest" && expect_out 'SC2166' || return 1
+	run "$S/lint-shell.sh"
+	expect_rc 0 && expect_out ' 0 failed'
 }
 
 # A next step reaches the state the user is in: "make build KCONFIG=debug"
@@ -1156,13 +1168,14 @@ t_interrupted_build_resumes_on_rerun() {
 # kernel's lines, $1 spliced in) and the TAP log $T/tap-x.log (runner.sh's
 # format; $2, when given, is a sed expression applied to it).
 mklog() {
+	local done_mark='<<< ksft-guest-done >>>'
 	cat >"$T/serial-x.log" <<-LOG
 	[    1.000000] Run /init as init process
 	ksft: [1/1] cgroup/test_a rc=1 3s
 	$1
-	<<< ksft-guest-done >>>
+	$done_mark
 	LOG
-	cat <<-TAP | sed "${2:-}" >"$T/tap-x.log"
+	cat <<-EOT | sed "${2:-}" >"$T/tap-x.log"
 	TAP version 13
 	1..1
 	# selftests: cgroup: test_a
@@ -1172,7 +1185,7 @@ mklog() {
 	# not ok 2 test_two
 	# ok 3 # SKIP test_three
 	not ok 1 selftests: cgroup: test_a # exit=1
-	TAP
+	EOT
 }
 # The same run with test_two passing.
 passing='s/^# not ok 2/# ok 2/; s/^not ok 1 \(.*\) # exit=1$/ok 1 \1/'
@@ -1605,7 +1618,8 @@ t_mkrootfs_image_has_the_one_init() {
 
 t_hanging_kvm_falls_back_to_tcg() {
 	mkfakeqemu
-	local t0=$(date +%s)
+	local t0
+	t0=$(date +%s)
 	qemu_run
 	expect_rc 0 && expect_out 'probing KVM \(2s timeout\)' && expect_out 'using TCG' &&
 		expect_out '^1 passed, 0 failed, 0 skipped$' || return 1
@@ -1617,7 +1631,8 @@ t_hanging_kvm_falls_back_to_tcg() {
 
 t_hung_guest_hits_the_hard_timeout() {
 	mkfakeqemu
-	local t0=$(date +%s)
+	local t0
+	t0=$(date +%s)
 	qemu_run ACCEL=tcg VM_TIMEOUT=3 FAKE_HANG=1
 	expect_rc 1 && expect_out 'hit the 3s timeout' && expect_out 'did not finish' || return 1
 	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the timeout did not end the guest"
@@ -1627,7 +1642,8 @@ t_hung_guest_hits_the_hard_timeout() {
 # under TCG) stops the guest at once, with that reason.
 t_guest_without_device_interrupts_fails_at_once() {
 	mkfakeqemu
-	local t0=$(date +%s)
+	local t0
+	t0=$(date +%s)
 	qemu_run ACCEL=tcg VM_TIMEOUT=60 VM_SILENCE=50 FAKE_NOIRQ=1
 	expect_rc 1 && expect_out 'got no interrupt' && expect_out 'no GSI' || return 1
 	[ $(($(date +%s) - t0)) -lt 20 ] || fail "the guest was not stopped before the silence watchdog"
@@ -1635,7 +1651,8 @@ t_guest_without_device_interrupts_fails_at_once() {
 
 t_silent_guest_is_stopped_as_hung() {
 	mkfakeqemu
-	local t0=$(date +%s)
+	local t0
+	t0=$(date +%s)
 	qemu_run ACCEL=tcg VM_TIMEOUT=60 VM_SILENCE=4 FAKE_HANG=1
 	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not finish' || return 1
 	[ $(($(date +%s) - t0)) -lt 30 ] || fail "the silent guest was not stopped before the hard timeout"
