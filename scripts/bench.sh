@@ -115,6 +115,10 @@ prepare() {
 	env -u COUNTS WORK="$w" SERIES_UPTO="${K[$1]}" SERIES_EXTRA="${X[$1]}" \
 		"$S/pipeline.sh" tree series config build initramfs
 }
+# One bench at a time per WORK: the points' work directories and the
+# report directory are its own. Each boot holds its point's work lock.
+mkwork
+lock "$WORK/.bench-lock" "make bench in $WORK"
 prepare b
 prepare u
 [ ${#deb[@]} = 0 ] || ROOTFS_BENCH=1 "$S/mkrootfs.sh"
@@ -129,8 +133,9 @@ boot() {
 	name=bench-$(side_id "$k")-$r-$medium
 	log=$w/logs/serial-$name.log
 	say "bench: run $r/$n of $(point_desc "$k") ($(point_label "$k")), $medium: $*"
-	env WORK="$w" RUN_NAME="$name" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
-		"${rootfs[@]}" "$S/qemu.sh" bench ||
+	(lock "$w/.lock" "make in $w" 8
+		env WORK="$w" RUN_NAME="$name" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
+			"${rootfs[@]}" "$S/qemu.sh" bench) ||
 		die "bench guest run failed ($(point_desc "$k"), run $r)" "see $log"
 	for wl in "$@"; do
 		rd=$(point_runs "$k" "$wl")

@@ -145,13 +145,18 @@ need_tree() {
 		"point KERNEL_SRC at the top of a kernel source tree, or unset it for the pinned $TREE tree"
 }
 
-# lock FILE WHAT: hold FILE's lock (fd 9) until the script exits, or stop
-# because another WHAT holds it. The locks: $WORK/.lock (a pipeline),
-# $WORK/check-series/.walk-lock, $WORK/.deb.lock, $WORK/.outgoing.lock.
+# lock FILE WHAT [FD [NEXT]]: hold FILE's lock (on FD, default 9) until the
+# script exits, or stop because another WHAT holds it. The locks:
+# $WORK/.lock (a pipeline, and a bench boot in a point's work directory),
+# $WORK/check-series/.walk-lock, $WORK/.deb.lock, $WORK/.outgoing.lock,
+# $WORK/.bench-lock (a whole make bench), and on fd 8 IMAGE.lock (a guest
+# booted from a root file system image, or mkrootfs.sh rewriting it: the
+# image is shared by the trees and written by the guest).
 lock() {
+	local fd=${3:-9}
 	mkdir -p "$(dirname "$1")"
-	exec 9>"$1"
-	flock -n 9 || die "another $2 is running (lock: $1)" "wait for it, or use another WORK="
+	eval "exec $fd>\"\$1\""
+	flock -n "$fd" || die "another $2 is running (lock: $1)" "${4:-wait for it, or use another WORK=}"
 }
 
 # Stamps (a file whose content says what was done, compared before

@@ -18,6 +18,8 @@ dir=$WORK_ROOT/rootfs/$suite.d
 img=$WORK_ROOT/rootfs/$suite.img
 need mke2fs
 mkdir -p "$LOGS"
+lock "$img.lock" "guest on (or build of) the root file system $img" 8 \
+	"wait for it: the guests of every tree and WORK share this image"
 
 # What the guests need besides minbase: the tests' tools, and a compiler
 # for make bench's build workload (ROOTFS_PACKAGES= overrides the list).

@@ -118,6 +118,8 @@ if [ -n "${ROOTFS:-}" ]; then
 	# (lib.sh refused any other ROOTFS.)
 	img=${ROOTFS_IMAGE:-$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img}
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
+	lock "$img.lock" "guest on (or build of) the root file system $img" 8 \
+		"wait for it: the guests of every tree and WORK share this image"
 	medium=(-kernel "$kernel" -drive "file=$img,if=virtio,format=raw,cache=unsafe")
 	[ -z "${ROOTFS_INITRD:-}" ] || medium+=(-initrd "$ROOTFS_INITRD")
 	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"

@@ -1487,6 +1487,24 @@ t_rootfs_boot_of_a_package_runs_the_tests() {
 		expect_out "file=$T/root.img" && expect_out 'root=/dev/vdc' && expect_out 'ksft.mode=test'
 }
 
+# The root file system image is shared by every tree's guests and written
+# by them: a second guest on it (or mkrootfs.sh rewriting it) is refused
+# while one runs; a whole make bench holds its WORK.
+t_shared_image_and_bench_are_locked() {
+	mkfakeqemu
+	touch "$T/root.img" "$T/vmlinuz-9.9"
+	hold "$T/root.img.lock"
+	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian ROOTFS_IMAGE="$T/root.img" KERNEL_IMAGE="$T/vmlinuz-9.9"
+	unhold
+	expect_rc 1 && expect_out "another guest on \(or build of\) the root file system $T/root.img is running" &&
+		expect_out 'next: wait for it: the guests of every tree' || return 1
+	mkdir -p "$T/bl" && touch "$T/bl/.zswap-stack-work"
+	hold "$T/bl/.bench-lock"
+	run env WORK="$T/bl" BENCH_WORKLOADS=zswap-thrash "$S/bench.sh"
+	unhold
+	expect_rc 1 && expect_out "another make bench in $T/bl is running"
+}
+
 # make deb-boot without the package names the make deb that builds it.
 t_deb_boot_without_a_package_names_make_deb() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; return 0; }
