@@ -92,14 +92,33 @@ done
 [ "$PINNED" = 1 ] || _given+=("KERNEL_SRC=$KERNEL_SRC")
 # next_step TEXT: TEXT with the user's settings added to each "make
 # TARGET..." in it that does not already set them (make deps needs none).
+# Bash alone: it runs where a tool is missing, to name the package.
 next_step() {
-	local out=${1//make deps/make:deps} v add=
+	local add='' v w core rest out='' inmake=0 seen=0 targets=' ' line
+	local -a words
 	for v in ${_given[@]+"${_given[@]}"}; do
-		case $out in *"${v%%=*}="*) ;; *) add="$add $v" ;; esac
+		case $1 in *"${v%%=*}="*) ;; *) add="$add $v" ;; esac
 	done
-	add=$(printf %s "$add" | sed 's/[|&\\]/\\&/g')
-	out=$(printf %s "$out" | sed -E "s|(make( [a-z][a-z0-9-]*)+)|\\1$add|g")
-	printf %s "${out//make:deps/make deps}"
+	[ -n "$add" ] || { printf %s "$1"; return; }
+	while IFS= read -r line; do
+		[[ $line =~ ^([a-z][a-z0-9\ -]*): ]] && targets="$targets${BASH_REMATCH[1]} "
+	done <"$TOP/Makefile"
+	targets=${targets/ deps / }
+	read -ra words <<<"$1"
+	for w in "${words[@]}"; do
+		core=${w%%[!a-z0-9-]*} rest=${w#"${w%%[!a-z0-9-]*}"}
+		if [ $inmake = 1 ] && [ -n "$core" ] && [[ $targets == *" $core "* ]]; then
+			seen=1
+			if [ -n "$rest" ]; then out="$out $core$add$rest"; inmake=0; else out="$out $w"; fi
+			continue
+		fi
+		[ $inmake = 0 ] || [ $seen = 0 ] || out="$out$add"
+		inmake=0
+		[ "$w" != make ] || { inmake=1; seen=0; }
+		out="$out $w"
+	done
+	[ $inmake = 0 ] || [ $seen = 0 ] || out="$out$add"
+	printf %s "${out# }"
 }
 # die MESSAGE [NEXT-STEP]: stop with what failed and what to run next.
 die() {
