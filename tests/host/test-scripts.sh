@@ -763,12 +763,12 @@ t_clean_targets_remove_only_the_projects_work_directories() {
 	expect_rc 0 && [ ! -e "$T/r" ] || fail "make distclean left $T/r"
 }
 
-# Every VAR= the README tells users to set, make help lists.
-t_make_help_lists_every_variable_the_readme_names() {
+# Every VAR= the README or a doc in docs/ tells users to set, make help lists.
+t_make_help_lists_every_variable_the_docs_name() {
 	local v missing=
 	run make -C "$TOP" --no-print-directory help
 	expect_rc 0 || return 1
-	for v in $(grep -oE '\b[A-Z][A-Z0-9_]{2,}=' "$TOP/README.md" | sort -u); do
+	for v in $(grep -ohE '\b[A-Z][A-Z0-9_]{2,}=' "$TOP/README.md" "$TOP"/docs/*.md | sort -u); do
 		printf '%s\n' "$out" | grep -qF -- "$v" || missing="$missing $v"
 	done
 	[ -z "$missing" ] || fail "make help lacks:$missing" || return 1
