@@ -763,6 +763,19 @@ t_clean_targets_remove_only_the_projects_work_directories() {
 	expect_rc 0 && [ ! -e "$T/r" ] || fail "make distclean left $T/r"
 }
 
+# The guest config is allnoconfig plus every fragment of kernel-config/:
+# a symbol set in two fragments is set by whichever merge_config.sh
+# reads last, which nobody chose. (merge_config.sh -s would refuse that,
+# but also every requested option Kconfig drops, which make config
+# reports itself, per option, with its fragment and line.)
+t_config_fragments_set_each_symbol_once() {
+	local dup
+	dup=$(for f in "$TOP"/kernel-config/*.config; do
+		sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$f" | sort -u | sed "s|\$| ${f##*/}|"
+	done | awk '{ n[$1]++; w[$1] = w[$1] " " $2 } END { for (c in n) if (n[c] > 1) print c ":" w[c] }')
+	[ -z "$dup" ] || fail "set in more than one fragment: $dup"
+}
+
 # Every VAR= the README or a doc in docs/ tells users to set, make help lists.
 t_make_help_lists_every_variable_the_docs_name() {
 	local v missing=
