@@ -112,7 +112,7 @@ prepare() {
 	local w
 	w=$(point_work "$1")
 	say "bench: preparing the kernel with $(point_desc "$1") (WORK=$w)"
-	env -u COUNTS WORK="$w" SERIES_UPTO="${K[$1]}" SERIES_EXTRA="${X[$1]}" \
+	env WORK="$w" SERIES_UPTO="${K[$1]}" SERIES_EXTRA="${X[$1]}" \
 		"$S/pipeline.sh" tree series config build initramfs
 }
 # One bench at a time per WORK: the points' work directories and the

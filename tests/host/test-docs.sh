@@ -96,5 +96,4 @@ for c in $cases; do
 	fi
 done
 echo "$pass passed, $failn failed, 0 skipped"
-[ -z "${COUNTS:-}" ] || printf 'host-docs\t%s\t%s\t0\n' "$pass" "$failn" >>"$COUNTS"
 [ "$failn" = 0 ]

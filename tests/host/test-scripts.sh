@@ -794,7 +794,7 @@ t_make_help_lists_every_variable_the_docs_name() {
 # variable set: the cases that look at a guest's names and settings must
 # not see it.
 t_make_variables_do_not_reach_the_cases() {
-	run env -u COUNTS KCONFIG=debug SWAP=zram VM_MEM=2048 VM_CPUS=3 TESTS=x/y APPEND=z \
+	run env KCONFIG=debug SWAP=zram VM_MEM=2048 VM_CPUS=3 TESTS=x/y APPEND=z \
 		bash "$0" '^t_(one_launcher_for_every_mode|swap_zram_reaches_the_guest_or_is_refused)$'
 	expect_rc 0 && expect_out '^2 passed, 0 failed, 0 skipped$'
 }
@@ -822,31 +822,40 @@ t_lint_rejects_incomplete_mails() {
 	  printf 'Signed-off-by: Test <test@example.org>\n---\n mm/a.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n'
 	  sed -n '/^--- a/,$p' "$T/p/0001-a.patch"; } >"$T/good" && cp "$T/good" "$T/p/0001-a.patch"
 	apply; expect_rc 0 || return 1
-	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	expect_rc 0 && expect_out '^3 passed, 0 failed' || return 1
 	sed -i 's/^What it measured./MEASURED-RESULTS-GO-HERE/; /^Signed-off-by/d' "$T/p/0001-a.patch"
-	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'no Signed-off-by' && expect_out 'placeholder' || return 1
 	# known-flaky.txt's fixing patch (third field) must be in the series.
 	cp "$T/good" "$T/p/0001-a.patch"
 	printf 'cgroup/t:x\twhy\tnope.patch\n' >"$T/p/known-flaky.txt"
-	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'not ok 4 known-flaky.txt: not in .*series: nope.patch' || return 1
 	printf 'cgroup/t:x\twhy\t0001-a.patch\n' >"$T/p/known-flaky.txt"
-	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	rm "$T/p/known-flaky.txt"
 	expect_rc 0 && expect_out '^4 passed, 0 failed' || return 1
 	# A CHECK from checkpatch.pl fails lint, though checkpatch exits 0.
 	printf '#!/bin/sh\necho "CHECK: Alignment should match open parenthesis"\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
-	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'not ok 3 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
 	run bash -c '. "$1/lib.sh"; checkpatch_strict "$2" "$3"' _ "$S" "$T/tree" "$T/good"
-	expect_rc 1 && expect_out 'CHECK: Alignment'
+	expect_rc 1 && expect_out 'CHECK: Alignment' || return 1
+	# make lint's stage: shellcheck, then the series; the table adds up
+	# both closing count lines, from the stage's own output.
+	local nsh
+	nsh=$("$S/lint-shell.sh" | sed -n 's/^\([0-9]*\) passed, 0 failed, 0 skipped$/\1/p')
+	[ -n "$nsh" ] || fail "lint-shell fails on the project" || return 1
+	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/pipeline.sh" lint
+	expect_rc 1 && expect_out '^lint +[0-9]+ +FAILED' &&
+		expect_out "^total: $((nsh + 2)) passed, 1 failed, 0 skipped\$" || return 1
+	[ -s "$T/work/stage-out/lint.log" ] || fail "no stage-out/lint.log"
 }
 
 
 # lint: every patch says where it came from and where it stands upstream.
-lint() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" COUNTS= "$S/lint-series.sh"; }
+lint() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"; }
 # lint_edited SED-EXPR: lint with $T/good edited by SED-EXPR as the patch
 lint_edited() { cp "$T/good" "$T/p/0001-a.patch" && sed -i "$1" "$T/p/0001-a.patch" && lint; }
 t_lint_checks_each_patchs_origin_and_status() {
@@ -1202,7 +1211,7 @@ mklog() {
 }
 # The same run with test_two passing.
 passing='s/^# not ok 2/# ok 2/; s/^not ok 1 \(.*\) # exit=1$/ok 1 \1/'
-results() { run env WORK="$T/w" COUNTS= KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log" "$T/tap-x.log"; }
+results() { run env WORK="$T/w" KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log" "$T/tap-x.log"; }
 
 t_results_counts_pass_fail_skip() {
 	mklog ''
@@ -1354,7 +1363,7 @@ mkfakeqemu() {
 }
 qemu_run() {
 	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" KVM_DEV="$T/fakekvm" \
-		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null COUNTS= "$@" "$S/qemu.sh" test
+		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null "$@" "$S/qemu.sh" test
 }
 
 # A kselftest built after the initramfs was packed is not in it: qemu.sh
@@ -1842,5 +1851,4 @@ for c in $cases; do
 	fi
 done
 echo "$pass passed, $failn failed, $skipn skipped"
-[ -z "${COUNTS:-}" ] || printf 'host-tests\t%s\t%s\t%s\n' "$pass" "$failn" "$skipn" >>"$COUNTS"
 [ "$failn" = 0 ]
