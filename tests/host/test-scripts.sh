@@ -482,12 +482,15 @@ t_lint_shell_fails_a_warning_and_passes_the_project() {
 # without a config says "make config KCONFIG=debug", not "make config"
 # (which would configure the default kernel).
 t_next_step_carries_the_users_settings() {
+	# (make test TREE=6.12 KCONFIG=debug runs this too: the user's
+	# settings are the case's own.)
+	local clean=(env -u TREE -u KCONFIG -u KERNEL_SRC -u WORK -u WORK_ROOT -u PATCHES)
 	mktree
-	run env KCONFIG=debug WORK="$T/ns" KERNEL_SRC="$T/tree" "$S/build.sh"
+	run "${clean[@]}" KCONFIG=debug WORK="$T/ns" KERNEL_SRC="$T/tree" "$S/build.sh"
 	expect_rc 1 && expect_out "next: make config KCONFIG=debug WORK=$T/ns KERNEL_SRC=$T/tree\$" || return 1
-	run env TREE=6.12 KERNEL_SRC="$T" bash -c '. "$1/lib.sh"; die x "make tree TREE=6.12, then make deps"' _ "$S"
+	run "${clean[@]}" TREE=6.12 KERNEL_SRC="$T" bash -c '. "$1/lib.sh"; die x "make tree TREE=6.12, then make deps"' _ "$S"
 	expect_rc 1 && expect_out "next: make tree KERNEL_SRC=$T TREE=6.12, then make deps\$" || return 1
-	run bash -c '. "$1/lib.sh"; die x "make config"' _ "$S"
+	run "${clean[@]}" bash -c '. "$1/lib.sh"; die x "make config"' _ "$S"
 	expect_out 'next: make config$'
 }
 
