@@ -106,7 +106,8 @@ next_step() {
 	targets=${targets/ deps / }
 	read -ra words <<<"$1"
 	for w in "${words[@]}"; do
-		core=${w%%[!a-z0-9-]*} rest=${w#"${w%%[!a-z0-9-]*}"}
+		core=${w%%[!a-z0-9-]*}
+		rest=${w#"$core"}
 		if [ $inmake = 1 ] && [ -n "$core" ] && [[ $targets == *" $core "* ]]; then
 			seen=1
 			if [ -n "$rest" ]; then out="$out $core$add$rest"; inmake=0; else out="$out $w"; fi
