@@ -33,19 +33,13 @@ check-series:
 	@scripts/check-series.sh
 
 ## make soak      the data-integrity soak alone, long (SOAK_ARGS=-d,600,-m,24)
-# (The default in a variable: $(or) would split it at its commas.)
-SOAK_DEFAULT := -d,600,-m,24
 soak:
-	@$(RUN) $(PIPELINE)
-	@TESTS=guest/soak VM_TIMEOUT=$(or $(VM_TIMEOUT),3600) \
-		APPEND="$(APPEND) ksft.timeout=3000 ksft.soak=$(or $(SOAK_ARGS),$(SOAK_DEFAULT))" \
-		scripts/qemu.sh test
+	@$(RUN) $(PIPELINE) soak
 
 ## make fuzz      trinity on the mm syscalls while reclaim and zswap churn
 ##                 (KCONFIG=debug; FUZZ_MINUTES=3, FUZZ_SEED=1)
 fuzz:
-	@$(RUN) $(PIPELINE)
-	@scripts/fuzz.sh
+	@$(RUN) $(PIPELINE) fuzz
 
 ## make check-apply  does the series apply to the pinned tree and the other
 ##                 Debian builds tree.env names? (or KERNEL_SRC=, CHECK_VERSIONS="[pkg=]v ...")
@@ -90,9 +84,7 @@ deb-boot:
 ## make vm         boot the patched kernel with an interactive serial console
 ##                 (ROOTFS=debian: on a debootstrapped Debian; VM_RUN='cmd' runs cmd)
 vm:
-	@$(RUN) $(PIPELINE)
-	@if [ -n "$(ROOTFS)" ]; then scripts/mkrootfs.sh; fi
-	@scripts/qemu.sh shell
+	@$(RUN) $(PIPELINE) vm
 
 # Single stages: see the #h lines at the end (make help).
 deps tree series config build initramfs kselftests host-tests lint:

@@ -2,6 +2,9 @@
 # Run pipeline stages in order, timing each, and print a stage table at
 # the end (also when a stage fails). Stages:
 #   deps tree series config build initramfs kselftests host-tests lint
+# and the guests that make soak, make fuzz and make vm boot: every stage
+# runs under the work lock, so no make in the same WORK rebuilds the
+# kernel or the initramfs under a running guest.
 set -eu
 . "$(dirname "$0")/lib.sh"
 S=$TOP/scripts
@@ -17,6 +20,10 @@ stage() {
 	kselftests) "$S/qemu.sh" test ;;
 	host-tests) local r=0; "$TOP/tests/host/test-scripts.sh" || r=1; "$TOP/tests/host/test-docs.sh" || r=1; return $r ;;
 	lint)       local r=0; "$S/lint-shell.sh" || r=1; "$S/lint-series.sh" || r=1; return $r ;;
+	soak)       TESTS=guest/soak VM_TIMEOUT=${VM_TIMEOUT:-3600} \
+			APPEND="${APPEND:-} ksft.timeout=3000 ksft.soak=${SOAK_ARGS:--d,600,-m,24}" "$S/qemu.sh" test ;;
+	fuzz)       "$S/fuzz.sh" ;;
+	vm)         [ -z "${ROOTFS:-}" ] || "$S/mkrootfs.sh"; "$S/qemu.sh" shell ;;
 	*) die "unknown stage '$1'" ;;
 	esac
 }
@@ -31,6 +38,8 @@ outs=$WORK/stage-out
 rm -rf "$outs" && mkdir -p "$outs"
 rm -f "$WORK/stage-counts"	# the old side channel's file
 run_stage() {
+	# make vm's console is the terminal's, not a pipe's.
+	[ "$1" != vm ] || { stage vm; return; }
 	set -o pipefail
 	stage "$1" | tee "$outs/$1.log"
 }

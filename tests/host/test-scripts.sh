@@ -804,14 +804,24 @@ t_make_variables_do_not_reach_the_cases() {
 }
 
 # make soak hands the guest its arguments whole, the default's too
-# (make's $(or) splits at commas).
-t_soak_gets_its_arguments_whole() {
-	local a
-	for a in '' 'SOAK_ARGS=' 'SOAK_ARGS=-d,60,-m,8'; do
-		# shellcheck disable=SC2086
-		run make -C "$TOP" --no-print-directory -n soak $a
-		expect_rc 0 && expect_out "ksft\.soak=$([ "$a" = SOAK_ARGS=-d,60,-m,8 ] && echo -d,60,-m,8 || echo -d,600,-m,24)\"" || return 1
+# (make's $(or) split it at its commas); make soak's and make vm's guests
+# boot under the work lock (no make in that WORK rebuilds under them).
+t_soak_and_vm_get_their_arguments_under_the_lock() {
+	mkfakeqemu
+	local a want
+	for a in 'SOAK_ARGS=' 'SOAK_ARGS=-d,60,-m,8'; do
+		want=${a#SOAK_ARGS=}
+		rm -f "$T/sa"
+		run env -u APPEND -u VM_TIMEOUT PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg KNOWN_FAILURES=/dev/null \
+			FAKE_ARGS="$T/sa" FAKE_LOCK="$T/w/.lock" "$a" "$S/pipeline.sh" soak
+		grep -Eq "ksft\.soak=${want:--d,600,-m,24}( |\$)" "$T/sa" ||
+			fail "$a: the guest's command line has no ksft.soak=${want:--d,600,-m,24}" || return 1
+		grep -q '^lock held$' "$T/sa" || fail "$a: the soak's guest booted without the work lock" || return 1
 	done
+	rm -f "$T/sa"
+	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg FAKE_ARGS="$T/sa" FAKE_LOCK="$T/w/.lock" \
+		"$S/pipeline.sh" vm </dev/null
+	grep -q '^lock held$' "$T/sa" || fail "make vm's guest booted without the work lock"
 }
 
 t_lint_rejects_incomplete_mails() {
@@ -1348,6 +1358,7 @@ mkfakeqemu() {
 	cat >"$T/bin/qemu-system-x86_64" <<-'FAKE'
 	#!/bin/bash
 	[ -z "${FAKE_ARGS:-}" ] || printf '%s\n' "$@" >>"$FAKE_ARGS"
+	if [ -n "${FAKE_LOCK:-}" ]; then flock -n "$FAKE_LOCK" true && echo "lock free" || echo "lock held"; fi >>"$FAKE_ARGS"
 	tap=/dev/null
 	for a in "$@"; do case $a in kvm) exec sleep 600 ;; file:*tap-*) tap=${a#file:} ;; file:*) log=${a#file:} ;; esac; done
 	if [ "${FAKE_NOIRQ:-0}" = 1 ]; then
