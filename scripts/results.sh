@@ -46,7 +46,7 @@ fi
 if grep -qE "$NOIRQ_RE" "$clean"; then
 	echo "==> a PCI device of the guest got no interrupt, so its I/O cannot complete:" >&2
 	grep -nE "$NOIRQ_RE" "$clean" | head -4 | sed 's/^/    /' >&2
-	echo "    (KCONFIG=debug under TCG: ACPI's _PRT evaluation ran past its loop timeout; qemu.sh boots that kernel with pci=noacpi)" >&2
+	echo "    (ACPI's _PRT ran past its loop timeout: the guest should be a q35 machine, whose virtio disks take MSI-X; QEMU_SHOW=1 prints its command line)" >&2
 	bad=1
 	noirq=1
 fi

@@ -1492,7 +1492,13 @@ t_one_launcher_for_every_mode() {
 	mkdir -p "$T/wr/rootfs" && touch "$T/wr/rootfs/bookworm.img"
 	qemu_run ACCEL=tcg QEMU_SHOW=1
 	expect_rc 0 && expect_out '-initrd' && expect_out 'file:.*serial-pinned-default.log -serial file:.*tap-pinned-default.log' &&
-		expect_out 'ksft.mode=test' || return 1
+		expect_out 'ksft.mode=test' && expect_out 'qemu-system-x86_64 -machine q35 ' || return 1
+	# The debug kernel on q35 (MSI-X for the disks, no legacy PIRQ
+	# routing), with 4-level paging (KASAN's false report under LA57).
+	qemu_run ACCEL=tcg QEMU_SHOW=1 KCONFIG=debug
+	expect_rc 0 && expect_out 'qemu-system-x86_64 -machine q35 ' && expect_out 'slab_nomerge' &&
+		expect_out 'no5lvl' || return 1
+	expect_no_out 'pci=noacpi' "the debug guest still boots with pci=noacpi" || return 1
 	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true
 	expect_rc 0 && expect_out 'root=/dev/vdc' && expect_out 'bookworm.img' && expect_out 'timeout -k 10 2400' || return 1
 	expect_no_out '-initrd' "the rootfs boot has an -initrd" || return 1
