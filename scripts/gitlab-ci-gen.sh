@@ -84,10 +84,20 @@ prepare:
 
 # make check-series of one point: FROM=TO=POINT, or from the fix of its
 # group for a point whose test comes after its fix (gitlab-ci-points.sh).
+# Its ccache is its own, started from the tree's: the kernels of the
+# points below the top differ from prepare's in headers.
 check-series:
   stage: test
   extends: .tree-cache
   dependencies: []
+  cache:
+    - key: downloads-\$TREE
+      paths: [work/debs/, work/tarballs/, work/apt/]
+      policy: pull
+    - key: ccache-\$TREE-point-\$POINT
+      fallback_keys: [ccache-\$TREE]
+      paths: [work/ccache/]
+      policy: pull-push
   parallel:
     matrix:
 EOF
