@@ -44,15 +44,19 @@ default:
 
 # The downloads (the pinned source package, its tarball, apt's private
 # lists) and ccache of a tree, shared through GitLab's cache: the prepare
-# jobs fill it, the others only read it.
+# jobs fill them, the others read them. Each job also keeps a ccache of
+# its own, started from the tree's: the points below the top of the
+# series differ from prepare's kernel in headers, the debug kernel in
+# its config.
 .tree-cache:
   cache:
     - key: downloads-\$TREE
       paths: [work/debs/, work/tarballs/, work/apt/]
       policy: pull
-    - key: ccache-\$TREE
+    - key: ccache-\$TREE-\$CI_JOB_NAME_SLUG
+      fallback_keys: [ccache-\$TREE]
       paths: [work/ccache/]
-      policy: pull
+      policy: pull-push
   artifacts:
     when: always
     expire_in: 30 days
@@ -84,20 +88,10 @@ prepare:
 
 # make check-series of one point: FROM=TO=POINT, or from the fix of its
 # group for a point whose test comes after its fix (gitlab-ci-points.sh).
-# Its ccache is its own, started from the tree's: the kernels of the
-# points below the top differ from prepare's in headers.
 check-series:
   stage: test
   extends: .tree-cache
   dependencies: []
-  cache:
-    - key: downloads-\$TREE
-      paths: [work/debs/, work/tarballs/, work/apt/]
-      policy: pull
-    - key: ccache-\$TREE-point-\$POINT
-      fallback_keys: [ccache-\$TREE]
-      paths: [work/ccache/]
-      policy: pull-push
   parallel:
     matrix:
 EOF
