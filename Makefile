@@ -12,7 +12,7 @@ RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
 .PHONY: all test vm bench check-series soak fuzz check-apply origins outgoing deb deb-boot refresh repin clean-tree help deps tree series config build initramfs \
-	kselftests host-tests lint clean distclean
+	kselftests host-tests lint clean distclean gitlab-ci gitlab-ci-yml
 
 ## make            build the patched kernel, boot it, run the kselftests
 all:
@@ -80,6 +80,15 @@ deb-boot:
 	@$(RUN) $(PIPELINE)
 	@DEB_FLAVOUR=$${DEB_FLAVOUR:-guest} scripts/deb.sh
 	@DEB_FLAVOUR=$${DEB_FLAVOUR:-guest} scripts/deb-boot.sh
+
+## make gitlab-ci  run jobs of .gitlab-ci.yml here with gitlab-ci-local (JOBS='check-series:7.3:20 report';
+##                 unset: list them; GITLAB_CI_FAKE=1: a stub instead of make, no kernel)
+gitlab-ci:
+	@scripts/gitlab-ci-local.sh
+
+## make gitlab-ci-yml  write .gitlab-ci.yml again from the series (after adding or removing a patch)
+gitlab-ci-yml:
+	@scripts/gitlab-ci-gen.sh
 
 ## make vm         boot the patched kernel with an interactive serial console
 ##                 (ROOTFS=debian: on a debootstrapped Debian; VM_RUN='cmd' runs cmd)
@@ -163,5 +172,10 @@ help:
 #h   CI (.ci/run)
 #h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1200)
 #h     CI_MIN_MB=MiB      free disk space .ci/run needs before it starts (10240)
+#h   GitLab CI (make gitlab-ci, docs/gitlab-ci.md)
+#h     JOBS='pattern ...' the jobs to run, named with colons (check-series:7.3:20, test:6.12:debug,
+#h                        report); all: the whole pipeline; unset: list them
+#h     GITLAB_CI_FAKE=1   the jobs run tests/host/fake-make.sh instead of make (fixture results)
+#h     REPORT_ARGS=--all  the report job's: require a result of every point (the pipeline's default)
 #h
 #h Exit status: 0 on success; through make a failure is 2 (the script's own is 1).

@@ -415,7 +415,9 @@ deb_localversion() {
 
 # ccache: key on paths relative to the checkout, so that another clone (CI)
 # hits the cache a previous one filled.
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+# (make gitlab-ci gives its jobs, each in a copy of the checkout, the
+# checkout's own.)
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP} CCACHE_NOHASHDIR=1
 
 # The kernel's make, out of tree, with ccache when present.
 kmake() {
