@@ -134,8 +134,8 @@ boot() {
 	log=$w/logs/serial-$name.log
 	say "bench: run $r/$n of $(point_desc "$k") ($(point_label "$k")), $medium: $*"
 	(lock "$w/.lock" "make in $w" 8
-		env WORK="$w" RUN_NAME="$name" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
-			"${rootfs[@]}" "$S/qemu.sh" bench) ||
+		env WORK="$w" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \
+			"${rootfs[@]}" "$S/qemu.sh" bench --name "$name") ||
 		die "bench guest run failed ($(point_desc "$k"), run $r)" "see $log"
 	for wl in "$@"; do
 		rd=$(point_runs "$k" "$wl")

@@ -79,14 +79,14 @@ tree=$CW/$PIN_TOPDIR
 guest_run() {
 	local name=$1 out=$2 slog=$CW/logs/serial-$1.log
 	shift 2
-	cw RUN_NAME="$name" "$@" "$S/qemu.sh" test >"$out" 2>&1 || true
+	cw "$@" "$S/qemu.sh" test --name "$name" >"$out" 2>&1 || true
 	tap_ran_tests "$CW/logs/tap-$name.log" && return 0
 	warn "guest $name ran no test (its console's tail below): booting it once more"
 	tail -20 "$slog" 2>/dev/null | sed 's/^/    | /' >&2
 	mv "$out" "$out.try1"
 	cp "$slog" "$out.try1.serial" 2>/dev/null || true
 	rm -f "$CW/results/$name.tsv"
-	cw RUN_NAME="$name" "$@" "$S/qemu.sh" test >"$out" 2>&1 || true
+	cw "$@" "$S/qemu.sh" test --name "$name" >"$out" 2>&1 || true
 }
 
 # prepare K: the tree and build at point K (K patches), quietly logged.

@@ -95,8 +95,8 @@ say "booting the package's /boot/vmlinuz-$kver with /boot/initrd.img-$kver"
 known=$run/known-failures.txt
 cat "$TREE_DIR/known-failures.txt" "$TOP/tests/rootfs-known-failures.txt" >"$known"
 rc=0
-KERNEL_IMAGE=$root/boot/vmlinuz-$kver ROOTFS_INITRD=$root/boot/initrd.img-$kver KNOWN_FAILURES=$known \
-	RUN_NAME=deb-boot-$flavour "$TOP/scripts/qemu.sh" test || rc=$?
+KERNEL_IMAGE=$root/boot/vmlinuz-$kver ROOTFS_INITRD=$root/boot/initrd.img-$kver \
+	"$TOP/scripts/qemu.sh" test --name "deb-boot-$flavour" --known "$known" || rc=$?
 tr -d '\r' <"$LOGS/serial-deb-boot-$flavour.log" | grep -q "^guest: $kver, " ||
 	die "the guest did not run the package's kernel $kver (log: $LOGS/serial-deb-boot-$flavour.log)"
 [ $rc = 0 ] || die "the tests failed on the installed package (kernel $kver)" "see the table above"

@@ -13,8 +13,8 @@ name=fuzz-$TREE_TAG-$KCONFIG
 tests=guest/fuzz
 [ "$KCONFIG" != debug ] || tests=guest/fuzz,guest/kmemleak
 rc=0
-RUN_NAME=$name TESTS=$tests FUZZ_MINUTES=${FUZZ_MINUTES:-3} FUZZ_SEED=${FUZZ_SEED:-1} \
-	"$TOP/scripts/qemu.sh" test || rc=$?
+TESTS=$tests FUZZ_MINUTES=${FUZZ_MINUTES:-3} FUZZ_SEED=${FUZZ_SEED:-1} \
+	"$TOP/scripts/qemu.sh" test --name "$name" || rc=$?
 echo
 sed -n 's/^# # fuzz: //p' "$LOGS/tap-$name.log" | tr -d '\r' | sed 's/^/fuzz: /'
 # A skipped or cut-short fuzz is no verdict: it must have run syscalls.

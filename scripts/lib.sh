@@ -78,6 +78,8 @@ BUILD=${BUILD:-$WORK/build/$TREE_TAG-$KCONFIG}
 LOGS=$WORK/logs
 
 say()  { printf '==> %s\n' "$*"; }
+# usage: the calling script's header comment, which is its usage (-h).
+usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 # The settings a user gave that pick this run's tree, config and work
 # directory: a next step "make X" must carry them to reach the same state.

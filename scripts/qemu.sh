@@ -4,6 +4,13 @@
 #   qemu.sh test    run the kselftests, keep the serial log, check it
 #   qemu.sh bench   run the benchmark workloads (BENCH_WORKLOADS=a,b)
 #   qemu.sh shell   interactive serial console (make vm)
+#   qemu.sh run     VM_RUN's command on the Debian root file system
+# Options (after the mode), for the scripts that boot a guest of their own:
+#   --name NAME     the logs' and the results' name (default
+#                   TREE_TAG-KCONFIG, -zram added for SWAP=zram)
+#   --known FILE    the known failures (default the tree's
+#                   known-failures.txt, known-failures-zram.txt for zram)
+#   -h              this text
 #
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
 # back to TCG), VM_MEM (MiB, 1024), VM_CPUS (2), SWAP_MB (1024), SWAP_BPS
@@ -11,7 +18,7 @@
 # SWAP=zram (swap on /dev/zram0 of SWAP_MB, zstd, instead of the disk),
 # VM_TIMEOUT (s, hard limit of a test run, 2400), VM_SILENCE (s without serial
 # output after which the guest counts as hung, 600), TESTS (comma list),
-# APPEND (extra kernel parameters), RUN_NAME (log/result name),
+# APPEND (extra kernel parameters),
 # KERNEL_IMAGE (another bzImage, with this build's initramfs), ROOTFS=debian
 # (boot on the Debian image of mkrootfs.sh; ROOTFS_IMAGE= another image,
 # ROOTFS_INITRD= with that initrd, as make deb-boot does), QEMU_SHOW=1
@@ -20,7 +27,19 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 timeout
+case ${1:-} in -h|--help) usage; exit 0 ;; esac
 mode=${1:-test}
+[ $# = 0 ] || shift
+name='' known=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--name|--known) [ $# -ge 2 ] || die "qemu.sh: $1 needs a value" "scripts/qemu.sh -h" ;;&
+	--name) name=$2; shift 2 ;;
+	--known) known=$2; shift 2 ;;
+	*) die "qemu.sh: unknown argument '$1'" "scripts/qemu.sh -h" ;;
+	esac
+done
 # run: VM_RUN's command on the Debian root file system (make vm sets both).
 [ "$mode" != run ] || { [ -n "${ROOTFS:-}" ] && [ -n "${VM_RUN:-}" ]; } ||
 	die "qemu.sh run runs VM_RUN='cmd' on the Debian root file system: it needs ROOTFS=debian and VM_RUN" \
@@ -229,7 +248,7 @@ bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;
 *) die "unknown mode '$mode' (test, bench or shell)" ;;
 esac
 
-name=${RUN_NAME:-$TREE_TAG-$KCONFIG${zram:+-zram}}
+name=${name:-$TREE_TAG-$KCONFIG${zram:+-zram}}
 log=$LOGS/serial-$name.log
 # The tests' TAP comes on the second serial port (ttyS1), the kernel's
 # console on the first.
@@ -243,11 +262,11 @@ run_logged "$log" "$tap" "$cmdline oops=panic $guest"
 # How long each test took, by the guest's clock.
 times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
-export EXPECT_CPUS=${VM_CPUS:-2}
 # A zram run has known failures of its own: the tree's list is for the
 # default swap, a rotational disk.
-[ -z "$zram" ] || export KNOWN_FAILURES=${KNOWN_FAILURES:-$TREE_DIR/known-failures-zram.txt}
+[ -z "$zram" ] || known=${known:-$TREE_DIR/known-failures-zram.txt}
+judge=("$TOP/scripts/results.sh" --cpus "${VM_CPUS:-2}" ${known:+--known "$known"})
 if [ "$mode" = bench ]; then
-	exec "$TOP/scripts/results.sh" --kernel-only "$log"
+	exec "${judge[@]}" --kernel-only "$log"
 fi
-exec "$TOP/scripts/results.sh" "$log" "$tap"
+exec "${judge[@]}" "$log" "$tap"

@@ -13,11 +13,29 @@
 # the test no longer applies once that patch is applied in the tree the
 # run built (quilt's .pc/applied-patches there). Exit 1 on any other
 # failure.
+#
+#   results.sh [options] CONSOLE-LOG [TAP-LOG]
+#   --kernel-only   judge the console log alone (a benchmark run)
+#   --cpus N        the vCPUs the guest was given: it must have seen them
+#   --known FILE    the known failures (default the tree's known-failures.txt)
+#   --flaky FILE    the known-flaky tests (default the tree's known-flaky.txt)
+#   -h              this text
 set -eu
 . "$(dirname "$0")/lib.sh"
-kernel_only=0
-[ "${1:-}" = --kernel-only ] && { kernel_only=1; shift; }
-log=${1:?usage: results.sh [--kernel-only] CONSOLE-LOG [TAP-LOG]}
+kernel_only=0 expect_cpus='' known=$TREE_DIR/known-failures.txt flaky=$TREE_DIR/known-flaky.txt
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--kernel-only) kernel_only=1; shift ;;
+	--cpus|--known|--flaky) [ $# -ge 2 ] || die "results.sh: $1 needs a value" "scripts/results.sh -h" ;;&
+	--cpus) expect_cpus=$2; shift 2 ;;
+	--known) known=$2; shift 2 ;;
+	--flaky) flaky=$2; shift 2 ;;
+	-*) die "results.sh: unknown option '$1'" "scripts/results.sh -h" ;;
+	*) break ;;
+	esac
+done
+log=${1:?usage: results.sh [--kernel-only] [--cpus N] [--known FILE] [--flaky FILE] CONSOLE-LOG [TAP-LOG]}
 [ -f "$log" ] || die "no serial log $log"
 tap=${2:-}
 [ $kernel_only = 1 ] || [ -f "$tap" ] || die "no TAP log ${tap:-given} (the guest's ttyS1)" "usage: results.sh CONSOLE-LOG TAP-LOG"
@@ -57,11 +75,11 @@ if [ $kernel_only = 1 ] && ! grep -q '<<< ksft-guest-done >>>' "$clean"; then
 	unfinished=1
 fi
 
-# The guest must see the vCPUs it was given (EXPECT_CPUS, from qemu.sh):
+# The guest must see the vCPUs it was given (--cpus, from qemu.sh):
 # races the tests look for need them, and so do the benchmark numbers.
 cpus=$(sed -n 's/^guest: .* \([0-9][0-9]*\) cpu(s),.*/\1/p' "$clean" | head -1)
-if [ -n "${EXPECT_CPUS:-}" ] && [ -n "$cpus" ] && [ "$cpus" != "$EXPECT_CPUS" ]; then
-	echo "==> the guest saw $cpus of the $EXPECT_CPUS vCPUs it was given (kernel config: ACPI?)" >&2
+if [ -n "$expect_cpus" ] && [ -n "$cpus" ] && [ "$cpus" != "$expect_cpus" ]; then
+	echo "==> the guest saw $cpus of the $expect_cpus vCPUs it was given (kernel config: ACPI?)" >&2
 	bad=1
 	cpufail=1
 fi
@@ -69,8 +87,6 @@ fi
 # --kernel-only: a benchmark run, judged by its kernel log alone.
 [ $kernel_only = 0 ] || exit $bad
 
-known=${KNOWN_FAILURES:-$TREE_DIR/known-failures.txt}
-flaky=${KNOWN_FLAKY:-$TREE_DIR/known-flaky.txt}
 applied=$KERNEL_SRC/.pc/applied-patches
 [ -f "$applied" ] || applied=/dev/null
 awk -v known="$known" -v flaky="$flaky" -v applied="$applied" '
@@ -152,7 +168,7 @@ fi
 # A kernel report or an unfinished run is a failure of its own.
 [ -z "${kreport:-}" ] || printf 'kernel\t(log)\tfail\tkernel report in the serial log\n' >>"$out"
 [ -z "${unfinished:-}" ] || printf 'guest\t(run)\tfail\tguest did not finish\n' >>"$out"
-[ -z "${cpufail:-}" ] || printf 'guest\t(cpus)\tfail\tguest saw %s of %s vCPUs\n' "$cpus" "$EXPECT_CPUS" >>"$out"
+[ -z "${cpufail:-}" ] || printf 'guest\t(cpus)\tfail\tguest saw %s of %s vCPUs\n' "$cpus" "$expect_cpus" >>"$out"
 [ -z "${noirq:-}" ] || printf 'guest\t(irq)\tfail\ta PCI device got no interrupt (ACPI AML timeout / no GSI)\n' >>"$out"
 
 count() { awk -F'\t' -v r="$1" '$3 == r' "$out" | wc -l; }

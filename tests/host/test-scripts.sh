@@ -812,7 +812,7 @@ t_soak_and_vm_get_their_arguments_under_the_lock() {
 	for a in 'SOAK_ARGS=' 'SOAK_ARGS=-d,60,-m,8'; do
 		want=${a#SOAK_ARGS=}
 		rm -f "$T/sa"
-		run env -u APPEND -u VM_TIMEOUT PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg KNOWN_FAILURES=/dev/null \
+		run env -u APPEND -u VM_TIMEOUT PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg \
 			FAKE_ARGS="$T/sa" FAKE_LOCK="$T/w/.lock" "$a" "$S/pipeline.sh" soak
 		grep -Eq "ksft\.soak=${want:--d,600,-m,24}( |\$)" "$T/sa" ||
 			fail "$a: the guest's command line has no ksft.soak=${want:--d,600,-m,24}" || return 1
@@ -1225,7 +1225,9 @@ mklog() {
 }
 # The same run with test_two passing.
 passing='s/^# not ok 2/# ok 2/; s/^not ok 1 \(.*\) # exit=1$/ok 1 \1/'
-results() { run env WORK="$T/w" KNOWN_FAILURES="${KNOWN_FAILURES:-/dev/null}" KNOWN_FLAKY="${KNOWN_FLAKY:-/dev/null}" "$S/results.sh" "$T/serial-x.log" "$T/tap-x.log"; }
+# results [results.sh OPTIONS]: judge $T's logs, with no known failures
+# or flaky tests unless the options name some.
+results() { run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null "$@" "$T/serial-x.log" "$T/tap-x.log"; }
 
 t_results_counts_pass_fail_skip() {
 	mklog ''
@@ -1304,17 +1306,17 @@ t_guest_test_loop_takes_kselftests_timeouts() {
 t_known_failure_is_reported_not_passed() {
 	mklog ''
 	printf '# comment\ncgroup/test_a:test_two\tbecause\n' >"$T/kf.txt"
-	KNOWN_FAILURES=$T/kf.txt results
+	results --known "$T/kf.txt"
 	expect_rc 0 && expect_out 'known failures: 1' && expect_out '^1 passed, 0 failed, 1 skipped$'
 }
 
 t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
 	mklog ''
 	printf 'cgroup/test_a:test_two\tsometimes OOMs\n' >"$T/fl.txt"
-	KNOWN_FLAKY=$T/fl.txt results
+	results --flaky "$T/fl.txt"
 	expect_rc 0 && expect_out 'known flaky: sometimes OOMs' && expect_out '^1 passed, 0 failed, 1 skipped$' || return 1
 	mklog '' "$passing"
-	KNOWN_FLAKY=$T/fl.txt results
+	results --flaky "$T/fl.txt"
 	expect_rc 0 && expect_out '^2 passed, 0 failed, 1 skipped$' && expect_no_out 'known failures that passed'
 }
 
@@ -1323,11 +1325,11 @@ t_known_flaky_failure_is_reported_and_its_pass_is_a_pass() {
 t_known_flaky_entry_ends_with_the_patch_that_fixes_it() {
 	mklog ''
 	printf 'cgroup/test_a:test_two\tshared offset\tfixes/0001-a.patch\n' >"$T/fl.txt"
-	KNOWN_FLAKY=$T/fl.txt results
+	results --flaky "$T/fl.txt"
 	expect_rc 0 && expect_out 'known flaky: shared offset' || return 1
 	mkdir -p "$T/w/$PIN_TOPDIR/.pc"
 	printf 'fixes/0001-a.patch\nother/0001-b.patch\n' >"$T/w/$PIN_TOPDIR/.pc/applied-patches"
-	KNOWN_FLAKY=$T/fl.txt results
+	results --flaky "$T/fl.txt"
 	rm -rf "${T:?}/w/$PIN_TOPDIR"	# other cases want no tree there
 	expect_rc 1 && expect_no_out 'known flaky' && expect_out '^1 passed, 1 failed, 1 skipped$'
 }
@@ -1345,8 +1347,8 @@ t_unfinished_guest_fails_the_run() {
 
 t_guest_missing_vcpus_fails_the_run() {
 	mklog 'guest: 6.12.117, 1 cpu(s), 1000000 kB, zswap enabled=Y compressor=zstd' "$passing"
-	EXPECT_CPUS=2 results; expect_rc 1 && expect_out 'saw 1 of the 2 vCPUs' || return 1
-	EXPECT_CPUS=1 results; expect_rc 0
+	results --cpus 2; expect_rc 1 && expect_out 'saw 1 of the 2 vCPUs' || return 1
+	results --cpus 1; expect_rc 0
 }
 
 # A fake qemu-system-x86_64: with KVM it hangs (as KVM does on the
@@ -1378,7 +1380,7 @@ mkfakeqemu() {
 }
 qemu_run() {
 	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" KVM_DEV="$T/fakekvm" \
-		KVM_PROBE_TIMEOUT=2 KNOWN_FAILURES=/dev/null "$@" "$S/qemu.sh" test
+		KVM_PROBE_TIMEOUT=2 "$@" "$S/qemu.sh" test --known /dev/null
 }
 
 # A kselftest built after the initramfs was packed is not in it: qemu.sh
@@ -1504,6 +1506,28 @@ t_one_launcher_for_every_mode() {
 	expect_no_out '-initrd' "the rootfs boot has an -initrd" || return 1
 	qemu_run ACCEL=tcg ROOTFS=debian WORK_ROOT="$T/wr" VM_RUN=true FAKE_HANG=1 VM_SILENCE=4
 	expect_rc 1 && expect_out 'nothing to its serial logs for 4s' && expect_out 'did not run .true. to success'
+}
+
+# What one script hands another (a run's name, its known failures, the
+# vCPUs to expect) goes as options, each script's -h lists them; the
+# environment carries the user's settings only.
+t_plumbing_goes_as_options() {
+	mkfakeqemu
+	local s
+	for s in qemu.sh results.sh; do
+		run "$S/$s" -h
+		expect_rc 0 && expect_out '^  --known FILE ' || return 1
+	done
+	run "$S/qemu.sh" test --nmae x
+	expect_rc 1 && expect_out "error: qemu.sh: unknown argument '--nmae'" && expect_out 'next: scripts/qemu.sh -h' || return 1
+	run env WORK="$T/w" "$S/results.sh" --cpus
+	expect_rc 1 && expect_out 'error: results.sh: --cpus needs a value' || return 1
+	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg RUN_NAME=ignored \
+		"$S/qemu.sh" test --name mine --known /dev/null
+	expect_rc 0 || return 1
+	[ -f "$T/w/logs/serial-mine.log" ] && [ -f "$T/w/results/mine.tsv" ] ||
+		fail "--name mine: no logs/serial-mine.log and results/mine.tsv" || return 1
+	[ ! -e "$T/w/logs/serial-ignored.log" ] || fail "RUN_NAME still names the run"
 }
 
 # qemu.sh run is make vm's VM_RUN on the Debian root file system: without
