@@ -70,6 +70,18 @@ before_fix_due() {
 	done
 }
 
+# point_failed APPLY BUILD W1 CKPATCH BOOT KSFT: does this point's row
+# (matrix.tsv's columns 3 to 8) fail the walk? A failed apply, build,
+# checkpatch or boot, a warning W=1 added, no kselftest result, or a
+# kselftest failure.
+point_failed() {
+	local v
+	for v in "$1" "$2" "$4" "$5"; do [ "$v" != FAIL ] || return 0; done
+	case $3 in +*) return 0 ;; esac
+	case $6 in none|*/[1-9]*/*/*) return 0 ;; esac
+	return 1
+}
+
 # tap_ran_tests TAP-LOG: did the guest's first test binary get as far as
 # its plan or a first result? (6.12's cgroup kselftests print no plan.)
 tap_ran_tests() {

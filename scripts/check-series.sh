@@ -218,11 +218,7 @@ for ((k = from; k <= to; k++)); do
 	fi
 
 	dt=$(($(date +%s) - t0))
-	bad=0
-	for v in "$apply" "$build" "$ck" "$boot"; do [ "$v" != FAIL ] || bad=1; done
-	case $wnew in +*) bad=1 ;; esac
-	case $ksft in none|*/[1-9]*/*/*) bad=1 ;; esac
-	[ $bad = 0 ] || failed_points+=("$k")
+	! point_failed "$apply" "$build" "$wnew" "$ck" "$boot" "$ksft" || failed_points+=("$k")
 	row "$k" "$p" "$apply" "$build" "$wnew" "$ck" "$boot" "$ksft" "$dt" \
 		"$(IFS=';'; echo "${notes[*]:-}" | sed 's/;/; /g')"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$p" "$apply" "$build" "$wnew" "$ck" \

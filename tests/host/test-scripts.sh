@@ -1689,6 +1689,23 @@ t_check_series_judges_each_point_by_series_expect() {
 	expect_rc 1 && expect_out "expect: bin/t:test_new names 'g/0009-gone.patch', which is not in patches/${TREE:-7.3}/series"
 }
 
+# A point's row fails the walk on a failed apply, build, checkpatch or
+# boot, a W=1 warning added, no kselftest result or a kselftest failure
+# (check-series and the GitLab report judge with the same function).
+t_check_series_fails_a_point_by_its_row() {
+	: >"$T/expect"
+	local r
+	for r in 'ok ok 0 ok ok 5/0/1/2' 'offsets ok -1 ok ok 3/0/0/0'; do
+		# shellcheck disable=SC2086
+		judge point_failed $r; expect_rc 1 || fail "row '$r' failed" || return 1
+	done
+	for r in 'FAIL - - - - -' 'ok FAIL - ok - -' 'ok ok +2 ok ok 5/0/0/0' 'ok ok 0 FAIL ok 5/0/0/0' \
+		'ok ok 0 ok FAIL 5/0/0/0' 'ok ok 0 ok ok none' 'ok ok 0 ok ok 4/1/0/0'; do
+		# shellcheck disable=SC2086
+		judge point_failed $r; expect_rc 0 || fail "row '$r' passed" || return 1
+	done
+}
+
 # mkrootfs puts the one guest init (tests/guest/init) into the image.
 t_mkrootfs_image_has_the_one_init() {
 	command -v debugfs >/dev/null || { echo "SKIP: no debugfs (e2fsprogs)"; return 0; }
