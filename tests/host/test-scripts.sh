@@ -1340,6 +1340,15 @@ t_kernel_warning_fails_the_run() {
 		expect_out '^2 passed, 1 failed, 1 skipped$'
 }
 
+# A recorded console (tests/host/fixtures/): the debug kernel's early
+# KASAN report, printed with its stack down to the interrupted task.
+t_recorded_early_kasan_report_fails_the_run() {
+	run env WORK="$T/w" "$S/results.sh" --kernel-only "$TOP/tests/host/fixtures/serial-debug-kasan-early.log"
+	expect_rc 1 && expect_out 'kernel reports in ' &&
+		expect_out 'BUG: KASAN: wild-memory-access in do_raw_spin_lock' &&
+		expect_out 'handle_edge_irq' && expect_out 'identify_cpu'
+}
+
 t_unfinished_guest_fails_the_run() {
 	mklog '' "$passing; /^ok 1 selftests/d"
 	results; expect_rc 1 && expect_out 'did not finish'
