@@ -27,6 +27,7 @@
 # to $WORK/bench/results-<time>/ (or BENCH_OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+check_settings
 S=$TOP/scripts
 [ "$PINNED" = 1 ] || die "make bench compares points of the series on the pinned tree; unset KERNEL_SRC"
 

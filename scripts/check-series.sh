@@ -24,6 +24,7 @@
 # header change). Each point's logs are kept in $WORK/check-series/points/.
 set -eu
 . "$(dirname "$0")/lib.sh"
+check_settings
 # shellcheck source=scripts/check-series-judge.sh
 . "$(dirname "$0")/check-series-judge.sh"
 [ "$PINNED" = 1 ] || die "check-series walks the series on the pinned tree; unset KERNEL_SRC"

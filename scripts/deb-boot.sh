@@ -14,6 +14,7 @@
 #   DEB_PREVIOUS   the Debian kernel package installed first (linux-image-cloud-amd64)
 set -eu
 . "$(dirname "$0")/lib.sh"
+check_settings
 . "$TOP/scripts/debian-apt.sh"
 flavour=${DEB_FLAVOUR:-guest}
 previous=${DEB_PREVIOUS:-linux-image-cloud-amd64}

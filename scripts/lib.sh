@@ -429,9 +429,11 @@ kmake() {
 		-j"$(nproc)" "$@"
 }
 
-# The guest's and the bench's settings, checked by every script that
-# sources this file, so that a typo stops before anything runs (not after
-# the tree, the build and the initramfs). Each bad one is named.
+# check_settings: stop on a bad guest or bench setting, each bad one
+# named. The entry points that take these settings (pipeline.sh, and
+# the scripts that boot a guest when run directly) call it first, so that
+# a typo stops before anything runs (not after the tree, the build and
+# the initramfs); a script that boots no guest does not refuse them.
 check_settings() {
 	local v x what bad=0
 	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
@@ -502,4 +504,3 @@ check_settings() {
 	esac
 	[ $bad = 0 ] || die "bad setting(s) above: nothing was run" "fix or unset them and run the same command again"
 }
-check_settings

@@ -7,6 +7,7 @@
 # kernel or the initramfs under a running guest.
 set -eu
 . "$(dirname "$0")/lib.sh"
+check_settings	# the guest's settings: a typo stops before any stage runs
 S=$TOP/scripts
 
 stage() {

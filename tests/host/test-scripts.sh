@@ -1462,8 +1462,36 @@ t_bad_guest_settings_stop_before_anything_runs() {
 	[ ! -e "$T/gs" ] || fail "the work directory was created" || return 1
 	# What make fuzz, make soak and check-series give is taken.
 	run env TESTS=guest/fuzz,guest/kmemleak CHECK_TESTS=cgroup/test_zswap VM_CPUS=255 SOAK_ARGS=-d,600,-m,24 \
-		ROOTFS=debian bash -c '. "$1/lib.sh"' _ "$S"
-	expect_rc 0
+		ROOTFS=debian bash -c '. "$1/lib.sh"; check_settings' _ "$S"
+	expect_rc 0 && expect_no_out .
+}
+
+# The guest's settings are checked by the entry points that take them,
+# not by sourcing the library: a script that boots no guest runs with
+# any, and each one that boots a guest refuses a bad one before it runs.
+BAD_GUEST=(VM_CPUS=999 VM_MEM=abc TESTS=no/such ACCEL=foo SWAP=nfs SOAK_ARGS='-d 600')
+t_sourcing_the_library_checks_no_guest_setting() {
+	run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"' _ "$S"
+	expect_rc 0 && expect_no_out . "sourcing lib.sh printed something" || return 1
+	run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"; check_settings' _ "$S"
+	expect_rc 1 && expect_out 'error: VM_CPUS=999: guest vCPUs, a whole number from 1 to 255' &&
+		expect_out 'nothing was run'
+}
+
+t_a_script_without_a_guest_takes_bad_guest_settings() {
+	run env "${BAD_GUEST[@]}" "$S/origins.sh"
+	expect_rc 0 && expect_out '^patch	origin' || return 1
+	expect_no_out 'VM_CPUS|error:' "origins.sh refused a guest setting it does not use"
+}
+
+t_each_guest_entry_point_refuses_bad_guest_settings_first() {
+	local s
+	for s in pipeline.sh qemu.sh check-series.sh bench.sh fuzz.sh deb-boot.sh gitlab-ci-local.sh; do
+		run env WORK="$T/gs" JOBS=none "${BAD_GUEST[@]}" "$S/$s"
+		expect_rc 1 && expect_out 'error: VM_CPUS=999' && expect_out 'nothing was run' ||
+			fail "$s did not refuse VM_CPUS=999 first" || return 1
+		[ ! -e "$T/gs" ] || fail "$s created its work directory" || return 1
+	done
 }
 
 t_initramfs_with_nothing_built_is_refused() {
