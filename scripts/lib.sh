@@ -440,7 +440,7 @@ check_settings() {
 		x=${!v:-}
 		case $v in
 		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
-		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (QEMU's pc machine; default 2)" ;;
+		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (default 2)" ;;
 		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
 		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
 		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;

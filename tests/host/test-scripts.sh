@@ -1474,7 +1474,7 @@ t_sourcing_the_library_checks_no_guest_setting() {
 	run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"' _ "$S"
 	expect_rc 0 && expect_no_out . "sourcing lib.sh printed something" || return 1
 	run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"; check_settings' _ "$S"
-	expect_rc 1 && expect_out 'error: VM_CPUS=999: guest vCPUs, a whole number from 1 to 255' &&
+	expect_rc 1 && expect_out 'error: VM_CPUS=999: guest vCPUs, a whole number from 1 to 255 \(default 2\)$' &&
 		expect_out 'nothing was run'
 }
 
