@@ -27,6 +27,8 @@
 # to $WORK/bench/results-<time>/ (or BENCH_OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
 check_settings
 S=$TOP/scripts
 [ "$PINNED" = 1 ] || die "make bench compares points of the series on the pinned tree; unset KERNEL_SRC"

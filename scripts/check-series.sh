@@ -24,6 +24,9 @@
 # header change). Each point's logs are kept in $WORK/check-series/points/.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
+. "$(dirname "$0")/lib-build.sh"
 check_settings
 # shellcheck source=scripts/check-series-judge.sh
 . "$(dirname "$0")/check-series-judge.sh"

@@ -14,6 +14,8 @@
 #   DEB_PREVIOUS   the Debian kernel package installed first (linux-image-cloud-amd64)
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
 check_settings
 . "$TOP/scripts/debian-apt.sh"
 flavour=${DEB_FLAVOUR:-guest}

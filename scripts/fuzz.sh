@@ -6,6 +6,7 @@
 # what the fuzzer did: syscalls executed, seed, minutes.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
 check_settings
 [ "$KCONFIG" = debug ] ||
 	warn "KCONFIG=$KCONFIG: without KASAN, lockdep and DEBUG_VM (KCONFIG=debug) only crashes and WARNs are found"

@@ -26,6 +26,7 @@
 # FUZZ_SEED (the fuzz test's).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
 check_settings
 need qemu-system-x86_64 timeout
 case ${1:-} in -h|--help) usage; exit 0 ;; esac

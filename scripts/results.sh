@@ -22,6 +22,7 @@
 #   -h              this text
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
 kernel_only=0 expect_cpus='' known=$TREE_DIR/known-failures.txt flaky=$TREE_DIR/known-flaky.txt
 while [ $# -gt 0 ]; do
 	case $1 in
