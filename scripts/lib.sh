@@ -52,9 +52,29 @@ unset _bad
 # shellcheck source=patches/7.3/tree.env
 . "$TREE_ENV"
 
+# The work layout, written once: the scripts name a tree's directories
+# and files with these functions. WORK is this tree's; the optional WORK
+# argument names another work directory (check-series' walk, a bench
+# point's), which holds the same layout.
+# work_dir TREE: TREE's work directory: the user's WORK= (make gives it
+# to every script, whatever the tree), else WORK_ROOT/TREE.
+work_dir() { echo "${_work_given:-$WORK_ROOT/$1}"; }
+# pinned_tree [WORK]: where the pinned tree is extracted.
+pinned_tree() { echo "${1:-$WORK}/$PIN_TOPDIR"; }
+# build_dir [WORK]: the kernel's O= directory for this tree and config.
+build_dir() { echo "${1:-$WORK}/build/$TREE_TAG-$KCONFIG"; }
+# walk_dir [WORK]: make check-series' work directory (its own tree and build).
+walk_dir() { echo "${1:-$WORK}/check-series"; }
+# serial_log, tap_log NAME [WORK]: a guest run's console and TAP logs.
+serial_log() { echo "${2:-$WORK}/logs/serial-$1.log"; }
+tap_log() { echo "${2:-$WORK}/logs/tap-$1.log"; }
+# results_tsv NAME [WORK]: that run's results as results.sh parsed them.
+results_tsv() { echo "${2:-$WORK}/results/$1.tsv"; }
+
 WORK_ROOT=$(realpath -m "${WORK_ROOT:-$TOP/work}")
-[ -z "${WORK:-}" ] || { WORK=$(realpath -m "$WORK"); export WORK; }
-WORK=${WORK:-$WORK_ROOT/$TREE}
+_work_given=
+[ -z "${WORK:-}" ] || { _work_given=$(realpath -m "$WORK"); export WORK=$_work_given; }
+WORK=$(work_dir "$TREE")
 # The pinned tarball, taken out of the Debian package by fetch-tree.sh.
 # (The host tests point PIN_TARBALL/PIN_SHA256 at bad inputs.)
 PIN_TARBALL=${PIN_TARBALL:-$WORK_ROOT/tarballs/${PIN_PKG}_${PIN_VERSION//:/%3a}.tar.xz}
@@ -85,11 +105,11 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	TREE_TAG=src-$(printf %s "$KERNEL_SRC" | sha1sum | cut -c1-8)
 	PINNED=0
 else
-	KERNEL_SRC=$WORK/$PIN_TOPDIR
+	KERNEL_SRC=$(pinned_tree "$WORK")
 	TREE_TAG=pinned
 	PINNED=1
 fi
-BUILD=${BUILD:-$WORK/build/$TREE_TAG-$KCONFIG}
+BUILD=${BUILD:-$(build_dir "$WORK")}
 # shellcheck disable=SC2034 # the scripts'
 LOGS=$WORK/logs
 

@@ -230,9 +230,9 @@ shell)
 run)
 	# The command's output without the kernel's lines (all in $log),
 	# then how the guest ended; a guest that never ran it: the tail.
-	log=$LOGS/serial-rootfs.log
+	log=$(serial_log rootfs)
 	[ "${QEMU_SHOW:-0}" = 1 ] || say "booting $kernel on $img ($accel), running: $VM_RUN"
-	run_logged "$log" "$LOGS/tap-rootfs.log" "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)"
+	run_logged "$log" "$(tap_log rootfs)" "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)"
 	if grep -q '^zswap-stack: running:' "$log"; then
 		sed -n '/^zswap-stack: /,$p' "$log" | grep -av '^\[ *[0-9]*\.[0-9]*\] ' || true
 		tail -2 "$log"
@@ -251,10 +251,10 @@ bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;
 esac
 
 name=${name:-$TREE_TAG-$KCONFIG${zram:+-zram}}
-log=$LOGS/serial-$name.log
+log=$(serial_log "$name")
 # The tests' TAP comes on the second serial port (ttyS1), the kernel's
 # console on the first.
-tap=$LOGS/tap-$name.log
+tap=$(tap_log "$name")
 [ "${QEMU_SHOW:-0}" = 1 ] ||
 	say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${VM_TIMEOUT:-2400}s); console: $log, TAP: $tap"
 run_logged "$log" "$tap" "$cmdline oops=panic $guest"

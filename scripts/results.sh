@@ -42,8 +42,8 @@ tap=${2:-}
 [ $kernel_only = 1 ] || [ -f "$tap" ] || die "no TAP log ${tap:-given} (the guest's ttyS1)" "usage: results.sh CONSOLE-LOG TAP-LOG"
 name=$(basename "$log" .log)
 name=${name#serial-}
-out=$WORK/results/$name.tsv
-mkdir -p "$WORK/results"
+out=$(results_tsv "$name")
+mkdir -p "$(dirname "$out")"
 bad=0
 
 clean=$(mktemp) tapc=$(mktemp)
