@@ -9,6 +9,7 @@
 # quilt, so the tree stays at the patch before it.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 need quilt
 
 series_load

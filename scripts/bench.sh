@@ -27,6 +27,9 @@
 # to $WORK/bench/results-<time>/ (or BENCH_OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings
 S=$TOP/scripts
 [ "$PINNED" = 1 ] || die "make bench compares points of the series on the pinned tree; unset KERNEL_SRC"
 
@@ -100,7 +103,7 @@ point_runs() {
 		[ "${SWAP:-disk}" = disk ] || echo "swap=$SWAP"
 		for p in "${all[@]:0:${K[$1]}}" ${X[$1]}; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
 		awk -v w="$2" '$1 == w' "$TOP"/tests/bench/*.list
-		cat "$(point_work "$1")/build/$TREE_TAG-$KCONFIG/.config" "${src[@]}" "$TOP"/tests/lib/*.h \
+		cat "$(build_dir "$(point_work "$1")")/.config" "${src[@]}" "$TOP"/tests/lib/*.h \
 			"$TOP"/tests/guest/bench-run "$TOP"/tests/guest/build-workload "$TOP"/tests/guest/zram-swap
 	} | sha1sum | cut -c1-10)
 	echo "$WORK_ROOT/bench-runs/$TREE/$(side_id "$1")-$h/$2"
@@ -131,7 +134,7 @@ boot() {
 	[ "$medium" != debian ] || rootfs=(ROOTFS=debian)
 	w=$(point_work "$k")
 	name=bench-$(side_id "$k")-$r-$medium
-	log=$w/logs/serial-$name.log
+	log=$(serial_log "$name" "$w")
 	say "bench: run $r/$n of $(point_desc "$k") ($(point_label "$k")), $medium: $*"
 	(lock "$w/.lock" "make in $w" 8
 		env WORK="$w" BENCH_WORKLOADS="$(IFS=,; echo "$*")" \

@@ -4,6 +4,8 @@
 # Kbuild and make decide what is stale: unchanged inputs rebuild nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
+. "$(dirname "$0")/lib-build.sh"
 need_tree
 [ -f "$BUILD/.config" ] || die "no $BUILD/.config" "make config"
 mkdir -p "$LOGS"

@@ -28,6 +28,7 @@
 # line (check-apply-others.sh extracts only those).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 series=$PATCHES/series
 series_load

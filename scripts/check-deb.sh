@@ -8,6 +8,8 @@
 # it must carry what out-of-tree modules build against.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-build.sh"
 deb=${1:?usage: check-deb.sh linux-image-....deb}
 [ -f "$deb" ] || die "no package $deb" "make deb"
 need dpkg-deb

@@ -24,11 +24,15 @@
 # header change). Each point's logs are kept in $WORK/check-series/points/.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
+. "$(dirname "$0")/lib-build.sh"
+check_settings
 # shellcheck source=scripts/check-series-judge.sh
 . "$(dirname "$0")/check-series-judge.sh"
 [ "$PINNED" = 1 ] || die "check-series walks the series on the pinned tree; unset KERNEL_SRC"
 S=$TOP/scripts
-CW=$WORK/check-series
+CW=$(walk_dir)
 EXPECT=${SERIES_EXPECT:-$TREE_DIR/series-expect.txt}
 series_load
 all=("${SERIES[@]}")
@@ -66,10 +70,10 @@ tsv=$CW/matrix.tsv
 checks_pass=0 checks_fail=0
 t_walk=$(date +%s)
 
-# Run in the check-series work dir: own tree, build dir and lock.
-cw() { env WORK="$CW" "$@"; }
-build_dir() { cw bash -c '. "$1/lib.sh"; echo "$BUILD"' _ "$S"; }
-tree=$CW/$PIN_TOPDIR
+# Run in the check-series work dir: own tree, build dir (a BUILD= of
+# the caller's is not the walk's) and lock.
+cw() { env -u BUILD WORK="$CW" "$@"; }
+tree=$(pinned_tree "$CW")
 
 # guest_run NAME OUT VAR=VALUE...: a kselftest boot (qemu.sh test with the
 # settings given). A guest whose first test binary never printed its plan
@@ -77,15 +81,16 @@ tree=$CW/$PIN_TOPDIR
 # console's tail is shown and it is booted once more; the first attempt
 # stays in OUT.try1 and OUT.try1.serial.
 guest_run() {
-	local name=$1 out=$2 slog=$CW/logs/serial-$1.log
+	local name=$1 out=$2 slog
+	slog=$(serial_log "$1" "$CW")
 	shift 2
 	cw "$@" "$S/qemu.sh" test --name "$name" >"$out" 2>&1 || true
-	tap_ran_tests "$CW/logs/tap-$name.log" && return 0
+	tap_ran_tests "$(tap_log "$name" "$CW")" && return 0
 	warn "guest $name ran no test (its console's tail below): booting it once more"
 	tail -20 "$slog" 2>/dev/null | sed 's/^/    | /' >&2
 	mv "$out" "$out.try1"
 	cp "$slog" "$out.try1.serial" 2>/dev/null || true
-	rm -f "$CW/results/$name.tsv"
+	rm -f "$(results_tsv "$name" "$CW")"
 	cw "$@" "$S/qemu.sh" test --name "$name" >"$out" 2>&1 || true
 }
 
@@ -107,7 +112,7 @@ w1() {
 	: >"$out"
 	for f in "$@"; do
 		[ -f "$tree/$f" ] || continue
-		cw bash -c '. "$1/lib.sh"; kmake W=1 "$2"' _ "$S" "${f%.c}.o" 2>&1 |
+		(KERNEL_SRC=$tree BUILD=$(build_dir "$CW"); kmake W=1 "${f%.c}.o") 2>&1 |
 			grep -E 'warning:' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u >>"$out" || true
 	done
 }
@@ -133,7 +138,7 @@ fi
 KDIR=$CW/kernels
 rm -rf "$KDIR" "$CW"/results/check-series-*-before-*
 mkdir -p "$KDIR"
-save_kernel() { cp "$(build_dir)/arch/x86/boot/bzImage" "$KDIR/$(printf %02d "$1").bzImage"; }
+save_kernel() { cp "$(build_dir "$CW")/arch/x86/boot/bzImage" "$KDIR/$(printf %02d "$1").bzImage"; }
 save_kernel "$prev"
 row "#" patch apply build W=1 ckpatch boot "ksft p/f/s/xf" time notes
 row "$prev" "$([ "$prev" = 0 ] && echo '(base)' || echo "${all[$((prev - 1))]}")" - built - - - - \
@@ -192,10 +197,10 @@ for ((k = from; k <= to; k++)); do
 	if [ "$build" = ok ]; then
 		name=check-series-$(printf %02d "$k")
 		guest_run "$name" "$pdir/kselftests.txt" TESTS="$tests"
-		slog=$CW/logs/serial-$name.log
+		slog=$(serial_log "$name" "$CW")
 		cp "$slog" "$pdir/serial.log" 2>/dev/null || true
-		cp "$CW/logs/tap-$name.log" "$pdir/tap.log" 2>/dev/null || true
-		res=$CW/results/$name.tsv
+		cp "$(tap_log "$name" "$CW")" "$pdir/tap.log" 2>/dev/null || true
+		res=$(results_tsv "$name" "$CW")
 		if grep -q '<<< ksft-guest-done >>>' "$slog" 2>/dev/null &&
 		   ! grep -q $'^kernel\t' "$res" 2>/dev/null; then
 			boot=ok
@@ -248,10 +253,10 @@ for ((k = from; k <= to; k++)); do
 		name=check-series-$(printf %02d "$k")-before-$(printf %02d $((f - 1)))-${key%%:*}
 		name=${name//\//-}
 		bfx=$pdir/before-fix-$((f - 1)).txt
-		[ -f "$CW/results/$name.tsv" ] ||
+		[ -f "$(results_tsv "$name" "$CW")" ] ||
 			guest_run "$name" "$bfx" TESTS="${key%%:*}" KERNEL_IMAGE="$bk"
 		bres=$(awk -F'\t' -v b="${key%%:*}" -v t="${key#*:}" '$1 == b && $2 == t { print $3 }' \
-			"$CW/results/$name.tsv" 2>/dev/null)
+			"$(results_tsv "$name" "$CW")" 2>/dev/null)
 		if [ "$bres" = fail ]; then
 			bst=0/0/0/1
 			bnotes+=("fails on the kernel before its fix (point $((f - 1))): old behaviour")

@@ -14,6 +14,9 @@
 #   DEB_PREVIOUS   the Debian kernel package installed first (linux-image-cloud-amd64)
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings
 . "$TOP/scripts/debian-apt.sh"
 flavour=${DEB_FLAVOUR:-guest}
 previous=${DEB_PREVIOUS:-linux-image-cloud-amd64}
@@ -97,8 +100,9 @@ cat "$TREE_DIR/known-failures.txt" "$TOP/tests/rootfs-known-failures.txt" >"$kno
 rc=0
 KERNEL_IMAGE=$root/boot/vmlinuz-$kver ROOTFS_INITRD=$root/boot/initrd.img-$kver \
 	"$TOP/scripts/qemu.sh" test --name "deb-boot-$flavour" --known "$known" || rc=$?
-tr -d '\r' <"$LOGS/serial-deb-boot-$flavour.log" | grep -q "^guest: $kver, " ||
-	die "the guest did not run the package's kernel $kver (log: $LOGS/serial-deb-boot-$flavour.log)"
+slog=$(serial_log "deb-boot-$flavour")
+tr -d '\r' <"$slog" | grep -q "^guest: $kver, " ||
+	die "the guest did not run the package's kernel $kver (log: $slog)"
 [ $rc = 0 ] || die "the tests failed on the installed package (kernel $kver)" "see the table above"
 
 say "dpkg -r $pkg"
@@ -122,6 +126,7 @@ image
 say "booting the previous kernel, /boot/vmlinuz-$prev"
 KERNEL_IMAGE=$root/boot/vmlinuz-$prev ROOTFS_INITRD=$root/boot/initrd.img-$prev \
 	VM_RUN='uname -r' "$TOP/scripts/qemu.sh" run
-tr -d '\r' <"$LOGS/serial-rootfs.log" | grep -qx "$prev" ||
-	die "the guest did not come up on the previous kernel $prev (log: $LOGS/serial-rootfs.log)"
+slog=$(serial_log rootfs)
+tr -d '\r' <"$slog" | grep -qx "$prev" ||
+	die "the guest did not come up on the previous kernel $prev (log: $slog)"
 say "deb-boot: $pkg installed, booted and tested; removed, and $prev boots"

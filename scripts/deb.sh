@@ -16,6 +16,8 @@
 # check-series) while the packages build.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-build.sh"
 mkdir -p "$LOGS"
 # bindeb-pkg runs dpkg-buildpackage and debhelper's dh_* commands.
 if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh_builddeb >/dev/null 2>&1; then

@@ -6,6 +6,8 @@
 # what the fuzzer did: syscalls executed, seed, minutes.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings
 [ "$KCONFIG" = debug ] ||
 	warn "KCONFIG=$KCONFIG: without KASAN, lockdep and DEBUG_VM (KCONFIG=debug) only crashes and WARNs are found"
 name=fuzz-$TREE_TAG-$KCONFIG
@@ -16,9 +18,10 @@ rc=0
 TESTS=$tests FUZZ_MINUTES=${FUZZ_MINUTES:-3} FUZZ_SEED=${FUZZ_SEED:-1} \
 	"$TOP/scripts/qemu.sh" test --name "$name" || rc=$?
 echo
-sed -n 's/^# # fuzz: //p' "$LOGS/tap-$name.log" | tr -d '\r' | sed 's/^/fuzz: /'
+tap=$(tap_log "$name")
+sed -n 's/^# # fuzz: //p' "$tap" | tr -d '\r' | sed 's/^/fuzz: /'
 # A skipped or cut-short fuzz is no verdict: it must have run syscalls.
-grep -aq '^# # fuzz: .*syscalls executed: [1-9]' "$LOGS/tap-$name.log" ||
+grep -aq '^# # fuzz: .*syscalls executed: [1-9]' "$tap" ||
 	{ [ "$rc" != 0 ] || rc=1; warn "the fuzz test ran no syscall (skipped or cut short): no verdict"; }
 [ "$rc" = 0 ] || die "the fuzz run failed (above)" \
 	"replay: make fuzz KCONFIG=$KCONFIG FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_MINUTES=${FUZZ_MINUTES:-3}; the same on the unpatched kernel: add SERIES_UPTO=0 WORK=work/$TREE-base"

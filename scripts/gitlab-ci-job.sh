@@ -41,7 +41,7 @@ point)
 	from=$(printf '%s\n' "$line" | cut -f3)
 	dir=$OUT/check-series/$tree/$k
 	keep "$dir" check-series TREE="$tree" FROM="$from" TO="$k"
-	cw=$(TREE=$tree bash -c '. "$1/lib.sh"; echo "$WORK/check-series"' _ "$TOP/scripts")
+	cw=$(walk_dir "$(work_dir "$tree")")
 	# This walk's matrix: one a walk that stopped early did not write is
 	# an older walk's.
 	for f in matrix.tsv matrix.txt; do
@@ -60,8 +60,9 @@ run)
 	dir=$OUT/jobs/$name
 	keep "$dir" "$@"
 	# The tree the make command named (TREE=), else the environment's.
-	work=$(for a in "$@"; do case $a in TREE=*) export "${a?}" ;; esac; done
-		bash -c '. "$1/lib.sh"; echo "$WORK"' _ "$TOP/scripts")
+	tree=$TREE
+	for a in "$@"; do case $a in TREE=*) tree=${a#TREE=} ;; esac; done
+	work=$(work_dir "$tree")
 	cp "$work/stage-times" "$dir/" 2>/dev/null || true
 	for d in results logs; do
 		[ ! -d "$work/$d" ] || cp -a "$work/$d" "$dir/"

@@ -16,6 +16,8 @@
 #               artifacts and the report, checked in seconds.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings	# the settings the jobs' make commands are given
 cd "$TOP"
 "$TOP/scripts/deps.sh" gitlab-ci-local
 "$TOP/scripts/gitlab-ci-gen.sh" --check

@@ -11,6 +11,7 @@
 # rows the whole walk gives it (docs/gitlab-ci.md).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 # shellcheck source=scripts/check-series-judge.sh
 . "$(dirname "$0")/check-series-judge.sh"
 if [ $# = 0 ]; then

@@ -1,5 +1,16 @@
 # shellcheck shell=bash
-# Common settings and helpers, sourced by every script in scripts/.
+# The core of the scripts' library, sourced by every script in scripts/:
+# the tree, work and build paths, messages (say, warn, die with a next
+# step), need, locks, stamps, work directories and timed. The rest is in
+# parts a script sources after this file when it does that job:
+#   lib-series.sh  the series: series_load, quilt (q), patch_whole,
+#                  checkpatch_strict, deb_localversion
+#   lib-build.sh   config fragments (merge_fragments) and the kernel's make
+#   lib-guest.sh   the guest's test list and check_settings, the check of
+#                  the guest's and the bench's settings that the entry
+#                  points taking them call first
+# Sourcing any of them only defines variables and functions, except that
+# a bad TREE, KCONFIG or KERNEL_SRC stops here (below).
 #
 # Variables a user may set (make passes them through the environment):
 #   TREE        which pinned tree and series: a directory patches/TREE/
@@ -17,6 +28,10 @@
 # a parent's computed value for a user's choice.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# A bad TREE, KCONFIG or KERNEL_SRC stops here, when the file is sourced
+# (exit 2): every path below derives from them and every script uses
+# those paths, so no script could go on; a check each script had to call
+# would be one a new script could forget.
 # TREE is the name of a directory of patches/, not a path: it names the
 # work directory and its lock too. Set but empty is a mistake, not 7.3.
 case ${TREE-7.3} in
@@ -37,9 +52,29 @@ unset _bad
 # shellcheck source=patches/7.3/tree.env
 . "$TREE_ENV"
 
+# The work layout, written once: the scripts name a tree's directories
+# and files with these functions. WORK is this tree's; the optional WORK
+# argument names another work directory (check-series' walk, a bench
+# point's), which holds the same layout.
+# work_dir TREE: TREE's work directory: the user's WORK= (make gives it
+# to every script, whatever the tree), else WORK_ROOT/TREE.
+work_dir() { echo "${_work_given:-$WORK_ROOT/$1}"; }
+# pinned_tree [WORK]: where the pinned tree is extracted.
+pinned_tree() { echo "${1:-$WORK}/$PIN_TOPDIR"; }
+# build_dir [WORK]: the kernel's O= directory for this tree and config.
+build_dir() { echo "${1:-$WORK}/build/$TREE_TAG-$KCONFIG"; }
+# walk_dir [WORK]: make check-series' work directory (its own tree and build).
+walk_dir() { echo "${1:-$WORK}/check-series"; }
+# serial_log, tap_log NAME [WORK]: a guest run's console and TAP logs.
+serial_log() { echo "${2:-$WORK}/logs/serial-$1.log"; }
+tap_log() { echo "${2:-$WORK}/logs/tap-$1.log"; }
+# results_tsv NAME [WORK]: that run's results as results.sh parsed them.
+results_tsv() { echo "${2:-$WORK}/results/$1.tsv"; }
+
 WORK_ROOT=$(realpath -m "${WORK_ROOT:-$TOP/work}")
-[ -z "${WORK:-}" ] || { WORK=$(realpath -m "$WORK"); export WORK; }
-WORK=${WORK:-$WORK_ROOT/$TREE}
+_work_given=
+[ -z "${WORK:-}" ] || { _work_given=$(realpath -m "$WORK"); export WORK=$_work_given; }
+WORK=$(work_dir "$TREE")
 # The pinned tarball, taken out of the Debian package by fetch-tree.sh.
 # (The host tests point PIN_TARBALL/PIN_SHA256 at bad inputs.)
 PIN_TARBALL=${PIN_TARBALL:-$WORK_ROOT/tarballs/${PIN_PKG}_${PIN_VERSION//:/%3a}.tar.xz}
@@ -70,11 +105,12 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	TREE_TAG=src-$(printf %s "$KERNEL_SRC" | sha1sum | cut -c1-8)
 	PINNED=0
 else
-	KERNEL_SRC=$WORK/$PIN_TOPDIR
+	KERNEL_SRC=$(pinned_tree "$WORK")
 	TREE_TAG=pinned
 	PINNED=1
 fi
-BUILD=${BUILD:-$WORK/build/$TREE_TAG-$KCONFIG}
+BUILD=${BUILD:-$(build_dir "$WORK")}
+# shellcheck disable=SC2034 # the scripts'
 LOGS=$WORK/logs
 
 say()  { printf '==> %s\n' "$*"; }
@@ -231,275 +267,3 @@ timed() {
 	say "$name: $([ $rc = 0 ] && echo 'done' || echo FAILED) in ${dt}s"
 	return $rc
 }
-
-# A guest whose PCI devices got no interrupt: it cannot finish any I/O
-# (qemu.sh stops it at once, results.sh names the reason).
-# shellcheck disable=SC2034 # qemu.sh's and results.sh's
-NOIRQ_RE='AE_AML_LOOP_TIMEOUT|PCI INT [A-D]: no GSI'
-
-# The guest's test list: tests/kselftests.list, plus
-# tests/kselftests-debug.list for KCONFIG=debug. Entries under guest/ are
-# scripts from tests/guest/tests/, the others kselftests of the tree.
-test_list() {
-	local f=$TOP/tests/kselftests.list
-	[ "$KCONFIG" != debug ] || f="$f $TOP/tests/kselftests-debug.list"
-	# shellcheck disable=SC2086
-	cat $f | grep -v '^#' | awk 'NF'
-}
-
-# patch_whole FILE: say why a patch mail is not whole, or nothing. Its
-# diffstat summary ("N files changed, X insertions(+), Y deletions(-)")
-# must match what the diff itself holds (git apply --numstat), and the
-# mail must end with format-patch's "-- " signature: a mail cut off at a
-# file boundary still applies, but lacks files its diffstat names.
-patch_whole() {
-	local f=$1 stat want got
-	stat=$(grep -m1 -E '^ [0-9]+ files? changed' "$f" || true)
-	[ -n "$stat" ] || { echo "no diffstat summary line"; return 0; }
-	want=$(printf '%s\n' "$stat" | awk '{ f = $1; i = 0; d = 0
-		for (k = 2; k <= NF; k++) { if ($k ~ /^insertion/) i = $(k - 1); if ($k ~ /^deletion/) d = $(k - 1) }
-		print f, i, d }')
-	got=$(git apply --numstat "$f" 2>/dev/null | awk '{ n++; i += $1; d += $2 } END { print n + 0, i + 0, d + 0 }')
-	[ "$want" = "$got" ] ||
-		echo "its diffstat says $(echo "$want" | awk '{ print $1 " file(s), +" $2 " -" $3 }') but its diff holds $(echo "$got" | awk '{ print $1 " file(s), +" $2 " -" $3 }') (cut off?)"
-	grep -qx -- '-- ' "$f" || echo "no '-- ' signature line at its end (cut off?)"
-	! grep -qE '^(Index: |={60,}$)' "$f" ||
-		echo "quilt's format (Index: lines), not a mail's: after a fix in the tree, write it with make refresh P=..."
-}
-
-# fragment_for_tree FRAGMENT: the config fragment as TREE's Kconfig should
-# read it. The project's fragments serve every tree; a line that only some
-# trees have says so at its end ("CONFIG_ZPOOL=y	# only 6.12", or
-# "# only 6.12 7.2"): it is kept, without the mark, only for those trees.
-fragment_for_tree() {
-	awk -v tree="$TREE" '
-		match($0, /[ \t]*#[ \t]*only[ \t]+[^#]*$/) {
-			n = split(substr($0, RSTART), w, /[ \t#]+/); keep = 0
-			for (j = 1; j <= n; j++) if (w[j] == tree) keep = 1
-			if (keep) print substr($0, 1, RSTART - 1)
-			next
-		}
-		{ print }' "$1"
-}
-
-# merge_fragments DIR BASE FRAG...: DIR/.config from the tree's
-# merge_config.sh, for make config and make deb alike. BASE "allno"
-# starts from allnoconfig (the guest's config); else BASE is a whole
-# config (Debian's) that alldefconfig completes. Every option of the
-# FRAGs that Kconfig dropped stops it, named with its fragment and line
-# and whether this tree's Kconfig has the symbol at all (a dependency, a
-# typo, another tree's symbol).
-merge_fragments() {
-	local dir=$1 base=$2 log c where why dropped=
-	shift 2
-	log=$LOGS/config-$TREE_TAG-$KCONFIG$([ "$base" = allno ] || echo -deb).log
-	rm -rf "$dir" && mkdir -p "$dir" "$LOGS"
-	local args=(-O "$dir")
-	if [ "$base" = allno ]; then args=(-n "${args[@]}"); else args+=("$base"); fi
-	# merge_config.sh runs make in the current directory: the tree.
-	(cd "$KERNEL_SRC" && KCONFIG_CONFIG=$dir/.config CC=gcc ARCH=x86_64 \
-		scripts/kconfig/merge_config.sh "${args[@]}" "$@") >"$log" 2>&1 ||
-		{ tail -20 "$log" >&2; die "merge_config.sh failed (log: $log)"; }
-	# "Value requested for CONFIG_X not in final .config" (7.x: with a
-	# "WARNING: " in front), for the FRAGs' options only (not the base's).
-	for c in $(sed -n 's/^\(WARNING: \)\{0,1\}Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\2/p' "$log"); do
-		grep -qwe "$c" "$@" || continue
-		dropped="$dropped $c"
-		where=$(grep -nwe "$c" "$@" | tail -1 | sed 's|^[^:]*/\([^/:]*:[0-9]*:\)|\1|; s|^[0-9]*-||')
-		if grep -rqsE "^[[:space:]]*(menu)?config ${c#CONFIG_}\$" --include='Kconfig*' "$KERNEL_SRC"; then
-			why="requested, got \"$(grep -we "$c" "$dir/.config" || echo 'not set')\": check its dependencies"
-		else
-			why="no such symbol in this tree's Kconfig: mark the line \"# only <tree>\" if another tree has it"
-		fi
-		printf '  %s (%s): %s\n' "$c" "$where" "$why" >&2
-	done
-	[ -z "$dropped" ] ||
-		die "Kconfig of TREE=$TREE ($KERNEL_SRC) dropped $(echo $dropped | wc -w) requested option(s):$dropped" \
-			"fix kernel-config/ (dependencies: make -C $KERNEL_SRC O=$dir menuconfig, search with /)"
-}
-
-# q QUILT-ARGS...: quilt in $KERNEL_SRC on the series snapshot $SNAP
-# (apply-series.sh keeps it; refresh-patch.sh writes into it), with no
-# user quiltrc.
-SNAP=.series
-q() { (cd "$KERNEL_SRC" && QUILT_PATCHES=$SNAP quilt --quiltrc - "$@"); }
-
-# checkpatch_strict TREE MAIL: TREE's scripts/checkpatch.pl --strict -q on
-# MAIL (lint, check-series and outgoing all ask this one question). Prints
-# what it found; true only when it found nothing: a CHECK fails too,
-# though checkpatch.pl exits 0 on one.
-checkpatch_strict() {
-	local out rc=0
-	[ -x "$1/scripts/checkpatch.pl" ] || { echo "no scripts/checkpatch.pl in $1 (make tree)"; return 2; }
-	out=$(cd "$1" && ./scripts/checkpatch.pl --strict -q "$2" 2>&1) || rc=$?
-	[ -z "$out" ] || printf '%s\n' "$out"
-	[ $rc = 0 ] && [ -z "$out" ]
-}
-
-# Active (non-comment) entries of a series file, one patch name a line
-# (CRLF line ends read as LF).
-series_entries() {
-	[ -f "$1" ] || return 0
-	sed -e 's/\r$//' -e 's/#.*//' "$1" | awk 'NF { print $1 }'
-}
-
-# series_load [FILE]: the series (default $PATCHES/series) into SERIES[],
-# checked once for every script: each entry's file exists and is listed
-# once; every *.patch file beside it is listed, or disabled by a comment
-# ("# grp/0003-x.patch", as quilt users do). SERIES_UPTO=K keeps the
-# first K (check-series and bench build the points of the series so);
-# SERIES_EXTRA adds one disabled entry after them (bench's variants).
-# series_point NAME-PART first|last: the position (1..) in the loaded
-# SERIES of the first or last patch whose name contains NAME-PART;
-# status 1 when none does.
-series_point() {
-	local i n=${#SERIES[@]}
-	if [ "$2" = first ]; then
-		for ((i = 0; i < n; i++)); do
-			case ${SERIES[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
-		done
-	else
-		for ((i = n - 1; i >= 0; i--)); do
-			case ${SERIES[$i]} in *"$1"*) echo $((i + 1)); return ;; esac
-		done
-	fi
-	return 1
-}
-
-series_load() {
-	local series=${1:-$PATCHES/series} dir p unlisted shown
-	local -A seen=() disabled=()
-	dir=$(dirname "$series")
-	shown=${series#"$TOP"/}
-	[ -f "$series" ] || die "no series file: $series" "create it (an empty file is a valid series)"
-	mapfile -t SERIES < <(series_entries "$series")
-	for p in "${SERIES[@]}"; do
-		[ -f "$dir/$p" ] ||
-			die "$shown names '$p' but ${dir#"$TOP"/}/$p does not exist" \
-				"add the file or remove the line from $shown"
-		[ -z "${seen[$p]:-}" ] ||
-			die "$shown lists '$p' twice" "remove one of the lines: grep -n '$p' $shown"
-		seen[$p]=1
-	done
-	while read -r p; do seen[$p]=1 disabled[$p]=1; done < <(sed -n 's/\r$//; s/^[[:space:]]*#[[:space:]]*\([^[:space:]]*\.patch\).*/\1/p' "$series")
-	unlisted=$(cd "$dir" && find . -name '*.patch' | sed 's|^\./||' | LC_ALL=C sort |
-		while read -r p; do [ -n "${seen[$p]:-}" ] || echo "$p"; done)
-	[ -z "$unlisted" ] ||
-		die "patch files not listed in $shown: $(echo $unlisted)" \
-			"list them in $shown, disable them with a '# name' line, or delete them"
-	case ${SERIES_UPTO:-} in
-	'') ;;
-	*[!0-9]*) die "SERIES_UPTO=$SERIES_UPTO: expected a number of patches" ;;
-	*) [ "$SERIES_UPTO" -le ${#SERIES[@]} ] ||
-		die "SERIES_UPTO=$SERIES_UPTO: the series has ${#SERIES[@]} patches"
-	   SERIES=("${SERIES[@]:0:$SERIES_UPTO}") ;;
-	esac
-	# SERIES_EXTRA=variants/NAME.patch: a patch kept beside the series,
-	# disabled in it, applied after the others (make bench's variants).
-	if [ -n "${SERIES_EXTRA:-}" ]; then
-		[ -n "${disabled[$SERIES_EXTRA]:-}" ] && [ -f "$dir/$SERIES_EXTRA" ] ||
-			die "SERIES_EXTRA=$SERIES_EXTRA is not a disabled entry ('# $SERIES_EXTRA') of $shown" \
-				"ls $(dirname "$shown")/variants/"
-		SERIES+=("$SERIES_EXTRA")
-	fi
-}
-
-# The text of every patch the series in $PATCHES applies, in order.
-series_text() {
-	series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done
-}
-
-# The local version make deb gives the kernel: -zswap-stack-<patches>-<hash
-# of the series>, e.g. -zswap-stack-12-1a2b3c4d.
-deb_localversion() {
-	echo "-zswap-stack-$(series_entries "$PATCHES/series" | wc -l)-$(series_text | sha1sum | cut -c1-8)"
-}
-
-# ccache: key on paths relative to the checkout, so that another clone (CI)
-# hits the cache a previous one filled.
-# (make gitlab-ci gives its jobs, each in a copy of the checkout, the
-# checkout's own.)
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP} CCACHE_NOHASHDIR=1
-
-# The kernel's make, out of tree, with ccache when present.
-kmake() {
-	local cc=gcc
-	command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-	make -C "$KERNEL_SRC" O="$BUILD" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
-		-j"$(nproc)" "$@"
-}
-
-# The guest's and the bench's settings, checked by every script that
-# sources this file, so that a typo stops before anything runs (not after
-# the tree, the build and the initramfs). Each bad one is named.
-check_settings() {
-	local v x what bad=0
-	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
-		x=${!v:-}
-		case $v in
-		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
-		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (QEMU's pc machine; default 2)" ;;
-		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
-		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
-		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
-		BENCH_N) what="runs per kernel, a positive whole number" ;;
-		FUZZ_MINUTES) what="minutes of fuzzing, a positive whole number (default 3)" ;;
-		FUZZ_SEED) what="trinity's seed, a positive whole number (default 1)" ;;
-		esac
-		case $x in
-		'') continue ;;
-		*[!0-9]*|0*) ;;
-		*) case $v in
-		   VM_MEM) [ ${#x} -gt 3 ] || [ "$x" -ge 256 ] && continue ;;
-		   VM_CPUS) [ ${#x} -le 3 ] && [ "$x" -le 255 ] && continue ;;
-		   *) continue ;;
-		   esac ;;
-		esac
-		echo "error: $v=$x: $what" >&2
-		bad=1
-	done
-	# Test names: the lists' entries (the debug list's too: make fuzz
-	# runs guest/fuzz on any kernel). The guest would skip another name,
-	# and the run pass.
-	local known unknown t names
-	known=$(KCONFIG=debug test_list)
-	for v in TESTS CHECK_TESTS; do
-		unknown=
-		IFS=, read -ra names <<<"${!v:-}"
-		for t in "${names[@]}"; do
-			[ -n "$t" ] || continue
-			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"
-		done
-		[ -z "$unknown" ] || {
-			echo "error: $v=${!v}: not in tests/kselftests.list or tests/kselftests-debug.list:$unknown" >&2
-			echo "  the tests: $(printf '%s\n' "$known" | paste -sd,)" >&2
-			bad=1
-		}
-	done
-	case ${ROOTFS:-} in ''|debian) ;; *)
-		echo "error: ROOTFS=$ROOTFS: only ROOTFS=debian is known (make vm on a Debian root file system), or leave it unset" >&2
-		bad=1 ;;
-	esac
-	[ -z "${KERNEL_IMAGE:-}" ] || [ -f "$KERNEL_IMAGE" ] || {
-		echo "error: KERNEL_IMAGE=$KERNEL_IMAGE: no such file (a bzImage to boot instead of this build's)" >&2
-		bad=1
-	}
-	case ${SOAK_ARGS:-} in *[[:space:]]*)
-		echo "error: SOAK_ARGS=$SOAK_ARGS: the soak's arguments joined by commas, no spaces (SOAK_ARGS=-d,600,-m,24)" >&2
-		bad=1 ;;
-	esac
-	case ${SWAP:-disk} in disk|zram) ;; *)
-		echo "error: SWAP=$SWAP: expected disk (the default: a virtio disk) or zram (/dev/zram0, zstd)" >&2
-		bad=1 ;;
-	esac
-	if [ "${SWAP:-disk}" = zram ] && [ -n "${SWAP_BPS:-}" ]; then
-		echo "error: SWAP_BPS=$SWAP_BPS throttles the swap disk, which SWAP=zram does not use" >&2
-		bad=1
-	fi
-	case ${ACCEL:-auto} in auto|kvm|tcg) ;; *)
-		echo "error: ACCEL=$ACCEL: expected auto (probe KVM, else TCG), kvm or tcg" >&2
-		bad=1 ;;
-	esac
-	[ $bad = 0 ] || die "bad setting(s) above: nothing was run" "fix or unset them and run the same command again"
-}
-check_settings

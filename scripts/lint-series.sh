@@ -6,6 +6,7 @@
 # which must have run first. Prints TAP and a closing count line.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 . "$TOP/scripts/dep3.sh"
 [ -x "$KERNEL_SRC/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KERNEL_SRC" "make tree"
 series_load

@@ -5,6 +5,7 @@
 # so an unchanged config never triggers a rebuild.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-build.sh"
 
 frags=("$TOP/kernel-config/base.config"
        "$TOP/kernel-config/qemu-guest.config"

@@ -4,6 +4,7 @@
 # The image is replaced only when its content changed.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
 need cpio gzip
 bb=/bin/busybox
 [ -x "$bb" ] && ! readelf -l "$bb" 2>/dev/null | grep -q 'program interpreter' ||

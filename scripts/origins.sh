@@ -4,6 +4,7 @@
 # that was last checked, and what make outgoing does with it.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 . "$TOP/scripts/dep3.sh"
 series_load
 declare -A members

@@ -42,6 +42,7 @@
 #              patches only. Without it the mails are for review only.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 . "$TOP/scripts/dep3.sh"
 S=$TOP/scripts
 need git perl tar xz

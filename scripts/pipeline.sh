@@ -7,6 +7,8 @@
 # kernel or the initramfs under a running guest.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings	# the guest's settings: a typo stops before any stage runs
 S=$TOP/scripts
 
 stage() {

@@ -26,6 +26,8 @@
 # FUZZ_SEED (the fuzz test's).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
+check_settings
 need qemu-system-x86_64 timeout
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 mode=${1:-test}
@@ -83,7 +85,7 @@ swap=$WORK/swap-$TREE_TAG-$KCONFIG.img
 scratch=$WORK/scratch-$TREE_TAG-$KCONFIG.img
 rm -f "$swap" "$scratch"
 truncate -s "${SWAP_MB:-1024}M" "$swap"
-throttle=	# SWAP_BPS was checked by lib.sh
+throttle=	# SWAP_BPS was checked by check_settings
 if [ -n "${SWAP_BPS:-}" ]; then
 	throttle=",throttling.bps-total=$SWAP_BPS"
 	say "swap disk throttled to $SWAP_BPS bytes/s"
@@ -96,7 +98,7 @@ truncate -s 1G "$scratch"
 machine=(qemu-system-x86_64 -machine q35 "${cpu[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}" -nodefaults -no-reboot
 	-drive "file=$swap,if=virtio,format=raw,cache=unsafe$throttle"
 	-drive "file=$scratch,if=virtio,format=raw,cache=unsafe")
-# SWAP=zram (checked by lib.sh): the guest's init swaps on zram0 instead;
+# SWAP=zram (checked by check_settings): the guest's init swaps on zram0 instead;
 # the disk stays attached, unused.
 zram=
 [ "${SWAP:-disk}" = disk ] || zram=${SWAP_MB:-1024}M
@@ -127,7 +129,7 @@ scale=1
 [ "$accel" != tcg ] || scale=3
 [ "$KCONFIG" != debug ] || scale=20
 cmdline="$cmdline ksft.timeout_scale=$scale"
-# The fuzz test's time and seed (guest/fuzz; checked by lib.sh): a longer
+# The fuzz test's time and seed (guest/fuzz; checked by check_settings): a longer
 # fuzz gets the per-binary and the whole run's timeouts it needs.
 if [ -n "${FUZZ_MINUTES:-}" ]; then
 	cmdline="$cmdline ksft.fuzz_minutes=$FUZZ_MINUTES ksft.timeout=$((FUZZ_MINUTES * 60 + 1200))"
@@ -139,7 +141,7 @@ if [ -n "${ROOTFS:-}" ]; then
 	# and root; VM_RUN='cmd' runs cmd there and powers off, "bench" runs
 	# its workloads (tests/bench/debian.list), "test" the test list of
 	# /etc/tests.list (make deb-boot's image), else an interactive console.
-	# (lib.sh refused any other ROOTFS.)
+	# (check_settings refused any other ROOTFS.)
 	img=${ROOTFS_IMAGE:-$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img}
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
 	lock "$img.lock" "guest on (or build of) the root file system $img" 8 \
@@ -228,9 +230,9 @@ shell)
 run)
 	# The command's output without the kernel's lines (all in $log),
 	# then how the guest ended; a guest that never ran it: the tail.
-	log=$LOGS/serial-rootfs.log
+	log=$(serial_log rootfs)
 	[ "${QEMU_SHOW:-0}" = 1 ] || say "booting $kernel on $img ($accel), running: $VM_RUN"
-	run_logged "$log" "$LOGS/tap-rootfs.log" "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)"
+	run_logged "$log" "$(tap_log rootfs)" "$cmdline ksft.run=$(printf %s "$VM_RUN" | base64 -w0)"
 	if grep -q '^zswap-stack: running:' "$log"; then
 		sed -n '/^zswap-stack: /,$p' "$log" | grep -av '^\[ *[0-9]*\.[0-9]*\] ' || true
 		tail -2 "$log"
@@ -249,10 +251,10 @@ bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;
 esac
 
 name=${name:-$TREE_TAG-$KCONFIG${zram:+-zram}}
-log=$LOGS/serial-$name.log
+log=$(serial_log "$name")
 # The tests' TAP comes on the second serial port (ttyS1), the kernel's
 # console on the first.
-tap=$LOGS/tap-$name.log
+tap=$(tap_log "$name")
 [ "${QEMU_SHOW:-0}" = 1 ] ||
 	say "booting $kernel ($accel, ${VM_CPUS:-2} cpus, ${VM_MEM:-1024} MiB, timeout ${VM_TIMEOUT:-2400}s); console: $log, TAP: $tap"
 run_logged "$log" "$tap" "$cmdline oops=panic $guest"

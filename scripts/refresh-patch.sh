@@ -7,6 +7,7 @@
 # too, so the next make series finds the tree and the series in agreement.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 need quilt git
 [ -n "${P:-}" ] || die "which patch? P= names it as in patches/$TREE/series" "make refresh P=group/0001-name.patch"
 need_tree

@@ -22,6 +22,7 @@
 #   -h              this text
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-guest.sh"
 kernel_only=0 expect_cpus='' known=$TREE_DIR/known-failures.txt flaky=$TREE_DIR/known-flaky.txt
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,8 +42,8 @@ tap=${2:-}
 [ $kernel_only = 1 ] || [ -f "$tap" ] || die "no TAP log ${tap:-given} (the guest's ttyS1)" "usage: results.sh CONSOLE-LOG TAP-LOG"
 name=$(basename "$log" .log)
 name=${name#serial-}
-out=$WORK/results/$name.tsv
-mkdir -p "$WORK/results"
+out=$(results_tsv "$name")
+mkdir -p "$(dirname "$out")"
 bad=0
 
 clean=$(mktemp) tapc=$(mktemp)

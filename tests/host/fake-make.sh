@@ -24,21 +24,22 @@ rc=0
 for t in "${targets[@]}"; do
 	say "stage $t (fake: nothing is built or booted)"
 	if [ "$t" != check-series ]; then
-		mkdir -p "$WORK/results" "$LOGS"
+		res=$(results_tsv fake)
+		mkdir -p "$(dirname "$res")" "$LOGS"
 		if [ "${FAKE_FAIL:-}" = "$t" ]; then
 			printf '%s\t1\tFAILED\n' "$t" >>"$WORK/stage-times"
-			printf 'fake\t%s\tfail\t\n' "$t" >"$WORK/results/fake.tsv"
+			printf 'fake\t%s\tfail\t\n' "$t" >"$res"
 			echo "0 passed, 1 failed, 0 skipped"
 			rc=2
 		else
 			printf '%s\t1\tok\n' "$t" >>"$WORK/stage-times"
-			printf 'fake\t%s\tpass\t\n' "$t" >"$WORK/results/fake.tsv"
+			printf 'fake\t%s\tpass\t\n' "$t" >"$res"
 			echo "1 passed, 0 failed, 0 skipped"
 		fi
 		echo "fake $t ${KCONFIG:-default} ${SWAP:-disk}" >"$LOGS/fake.log"
 		continue
 	fi
-	cw=$WORK/check-series
+	cw=$(walk_dir)
 	mkdir -p "$cw/points"
 	: >"$cw/matrix.tsv"
 	: >"$cw/matrix.txt"

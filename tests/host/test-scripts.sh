@@ -210,12 +210,12 @@ t_fix_by_hand_then_refresh_keeps_the_mail_format() {
 		grep -q '^diff --git a/mm/a.c b/mm/a.c$' "$m" && grep -q '^-int a_line_12_moved;$' "$m" &&
 		grep -qx -- '-- ' "$m" && ! grep -qE '^(Index:|====)' "$m" ||
 		{ out=$(cat "$m"); fail "the mail lost its format"; return 1; }
-	out=$(bash -c '. "$1/lib.sh"; patch_whole "$2"' _ "$S" "$m")
+	out=$(bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; patch_whole "$2"' _ "$S" "$m")
 	[ -z "$out" ] || fail "patch_whole: $out" || return 1
 	apply; expect_rc 0 && expect_out 'series up to date: 2 patch' || return 1
 	# A mail in quilt's format is named as such.
 	sed -i '/^diff --git/i Index: a/mm/a.c\n===================================================================' "$m"
-	out=$(bash -c '. "$1/lib.sh"; patch_whole "$2"' _ "$S" "$m")
+	out=$(bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; patch_whole "$2"' _ "$S" "$m")
 	expect_out "quilt's format"
 }
 
@@ -854,7 +854,7 @@ t_lint_rejects_incomplete_mails() {
 	printf '#!/bin/sh\necho "CHECK: Alignment should match open parenthesis"\nexit 0\n' >"$T/tree/scripts/checkpatch.pl"
 	run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/lint-series.sh"
 	expect_rc 1 && expect_out 'not ok 3 0001-a.patch: checkpatch --strict' && expect_out '# CHECK: Alignment' || return 1
-	run bash -c '. "$1/lib.sh"; checkpatch_strict "$2" "$3"' _ "$S" "$T/tree" "$T/good"
+	run bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; checkpatch_strict "$2" "$3"' _ "$S" "$T/tree" "$T/good"
 	expect_rc 1 && expect_out 'CHECK: Alignment' || return 1
 	# make lint's stage: shellcheck, then the series; the table adds up
 	# both closing count lines, from the stage's own output.
@@ -1471,8 +1471,73 @@ t_bad_guest_settings_stop_before_anything_runs() {
 	[ ! -e "$T/gs" ] || fail "the work directory was created" || return 1
 	# What make fuzz, make soak and check-series give is taken.
 	run env TESTS=guest/fuzz,guest/kmemleak CHECK_TESTS=cgroup/test_zswap VM_CPUS=255 SOAK_ARGS=-d,600,-m,24 \
-		ROOTFS=debian bash -c '. "$1/lib.sh"' _ "$S"
-	expect_rc 0
+		ROOTFS=debian bash -c '. "$1/lib.sh"; . "$1/lib-guest.sh"; check_settings' _ "$S"
+	expect_rc 0 && expect_no_out .
+}
+
+# The guest's settings are checked by the entry points that take them,
+# not by sourcing the library: a script that boots no guest runs with
+# any, and each one that boots a guest refuses a bad one before it runs.
+BAD_GUEST=(VM_CPUS=999 VM_MEM=abc TESTS=no/such ACCEL=foo SWAP=nfs SOAK_ARGS='-d 600')
+t_sourcing_the_library_checks_no_guest_setting() {
+	local part
+	for part in lib.sh lib-series.sh lib-guest.sh lib-build.sh; do
+		run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"; [ "$2" = lib.sh ] || . "$1/$2"' _ "$S" "$part"
+		expect_rc 0 && expect_no_out . "sourcing $part printed something" || return 1
+	done
+	run env "${BAD_GUEST[@]}" bash -c '. "$1/lib.sh"; . "$1/lib-guest.sh"; check_settings' _ "$S"
+	expect_rc 1 && expect_out 'error: VM_CPUS=999: guest vCPUs, a whole number from 1 to 255 \(default 2\)$' &&
+		expect_out 'nothing was run'
+}
+
+t_a_script_without_a_guest_takes_bad_guest_settings() {
+	run env "${BAD_GUEST[@]}" "$S/origins.sh"
+	expect_rc 0 && expect_out '^patch	origin' || return 1
+	expect_no_out 'VM_CPUS|error:' "origins.sh refused a guest setting it does not use"
+}
+
+t_each_guest_entry_point_refuses_bad_guest_settings_first() {
+	local s
+	for s in pipeline.sh qemu.sh check-series.sh bench.sh fuzz.sh deb-boot.sh gitlab-ci-local.sh; do
+		run env WORK="$T/gs" JOBS=none "${BAD_GUEST[@]}" "$S/$s"
+		expect_rc 1 && expect_out 'error: VM_CPUS=999' && expect_out 'nothing was run' ||
+			fail "$s did not refuse VM_CPUS=999 first" || return 1
+		[ ! -e "$T/gs" ] || fail "$s created its work directory" || return 1
+	done
+}
+
+# The work layout is lib.sh's functions': another tree's or another
+# work directory's paths are the ones a script there would use.
+t_layout_functions_name_what_the_scripts_use() {
+	local lay='. "$1/lib.sh"; echo "$WORK $BUILD $KERNEL_SRC"; work_dir 6.12; walk_dir; build_dir "$2"
+		serial_log n; tap_log n "$2"; results_tsv n "$2"'
+	run env -u WORK -u BUILD -u KERNEL_SRC TREE=7.3 WORK_ROOT="$T/wr" KCONFIG=debug bash -c "$lay" _ "$S" "$T/cw"
+	expect_rc 0 && expect_out "^$T/wr/7.3 $T/wr/7.3/build/pinned-debug $T/wr/7.3/linux-source-7.3\$" &&
+		expect_out "^$T/wr/6.12\$" && expect_out "^$T/wr/7.3/check-series\$" &&
+		expect_out "^$T/cw/build/pinned-debug\$" && expect_out "^$T/wr/7.3/logs/serial-n.log\$" &&
+		expect_out "^$T/cw/logs/tap-n.log\$" && expect_out "^$T/cw/results/n.tsv\$" || return 1
+	# A user's WORK= is every tree's (make passes it to all the scripts).
+	run env -u BUILD -u KERNEL_SRC TREE=7.3 WORK="$T/w/../w2" bash -c "$lay" _ "$S" "$T/cw"
+	expect_rc 0 && expect_out "^$T/w2\$"
+}
+
+# Each script sources the parts of the library whose functions it calls
+# (a missing one would only show as "command not found" when the call runs).
+t_each_script_sources_the_library_parts_it_calls() {
+	local part fn f calls missing='' out=''
+	for part in "$S"/lib-*.sh; do
+		for fn in $(sed -n 's/^\([a-z_]*\)() {.*/\1/p' "$part"); do
+			for f in "$S"/*.sh; do
+				case $f in "$S"/lib*.sh) continue ;; esac
+				! grep -q "^$fn() " "$f" || continue	# its own function of that name
+				# A call: the name as a command word, outside comments.
+				calls=$(grep -v '^[[:space:]]*#' "$f" | grep -cE "(^|[[:space:];&|({]|\\$\()$fn( |\$|\))" || true)
+				[ "$calls" = 0 ] || grep -qxF ". \"\$(dirname \"\$0\")/${part##*/}\"" "$f" ||
+					missing="$missing ${f##*/}:$fn(${part##*/})"
+			done
+		done
+	done
+	[ -z "$missing" ] || fail "calls without the part sourced:$missing"
 }
 
 t_initramfs_with_nothing_built_is_refused() {
@@ -1842,13 +1907,13 @@ t_bench_report_marks_noise() {
 # series, after the first SERIES_UPTO patches.
 t_series_extra_is_a_disabled_entry() {
 	[ -f "$TOP/patches/${TREE:-7.3}/variants/readahead-skip.patch" ] || { echo "SKIP: no variant in patches/${TREE:-7.3}"; return 0; }
-	run env SERIES_UPTO=2 SERIES_EXTRA=variants/readahead-skip.patch bash -c '. "$1/lib.sh"; series_load; printf "%s\n" "${SERIES[@]}"' _ "$S"
+	run env SERIES_UPTO=2 SERIES_EXTRA=variants/readahead-skip.patch bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_load; printf "%s\n" "${SERIES[@]}"' _ "$S"
 	expect_rc 0 || return 1
 	[ "$(printf '%s\n' "$out" | wc -l)" = 3 ] && [ "$(printf '%s\n' "$out" | tail -1)" = variants/readahead-skip.patch ] ||
 		fail "expected the first 2 patches and the variant" || return 1
-	run env SERIES_EXTRA="$(grep -v '^#' "$TOP/patches/${TREE:-7.3}/series" | head -1)" bash -c '. "$1/lib.sh"; series_load' _ "$S"
+	run env SERIES_EXTRA="$(grep -v '^#' "$TOP/patches/${TREE:-7.3}/series" | head -1)" bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_load' _ "$S"
 	expect_rc 1 && expect_out 'is not a disabled entry' || return 1
-	run env SERIES_EXTRA=variants/no-such.patch bash -c '. "$1/lib.sh"; series_load' _ "$S"
+	run env SERIES_EXTRA=variants/no-such.patch bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_load' _ "$S"
 	expect_rc 1 && expect_out 'is not a disabled entry'
 }
 

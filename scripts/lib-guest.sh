@@ -1,0 +1,95 @@
+# shellcheck shell=bash
+# The guest: its test list, the reasons it stops early, and the check of
+# the guest's and the bench's settings. Sourced after lib.sh by the
+# scripts that build, pack or boot the guest's tests.
+
+# A guest whose PCI devices got no interrupt: it cannot finish any I/O
+# (qemu.sh stops it at once, results.sh names the reason).
+# shellcheck disable=SC2034 # qemu.sh's and results.sh's
+NOIRQ_RE='AE_AML_LOOP_TIMEOUT|PCI INT [A-D]: no GSI'
+
+# The guest's test list: tests/kselftests.list, plus
+# tests/kselftests-debug.list for KCONFIG=debug. Entries under guest/ are
+# scripts from tests/guest/tests/, the others kselftests of the tree.
+test_list() {
+	local f=$TOP/tests/kselftests.list
+	[ "$KCONFIG" != debug ] || f="$f $TOP/tests/kselftests-debug.list"
+	# shellcheck disable=SC2086
+	cat $f | grep -v '^#' | awk 'NF'
+}
+
+# check_settings: stop on a bad guest or bench setting, each bad one
+# named. The entry points that take these settings (pipeline.sh, and
+# the scripts that boot a guest when run directly) call it first, so that
+# a typo stops before anything runs (not after the tree, the build and
+# the initramfs); a script that boots no guest does not refuse them.
+check_settings() {
+	local v x what bad=0
+	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
+		x=${!v:-}
+		case $v in
+		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
+		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (default 2)" ;;
+		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
+		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
+		SWAP_BPS) what="bytes per second, a positive number: SWAP_BPS=4194304 (4 MiB/s), or leave it unset" ;;
+		BENCH_N) what="runs per kernel, a positive whole number" ;;
+		FUZZ_MINUTES) what="minutes of fuzzing, a positive whole number (default 3)" ;;
+		FUZZ_SEED) what="trinity's seed, a positive whole number (default 1)" ;;
+		esac
+		case $x in
+		'') continue ;;
+		*[!0-9]*|0*) ;;
+		*) case $v in
+		   VM_MEM) [ ${#x} -gt 3 ] || [ "$x" -ge 256 ] && continue ;;
+		   VM_CPUS) [ ${#x} -le 3 ] && [ "$x" -le 255 ] && continue ;;
+		   *) continue ;;
+		   esac ;;
+		esac
+		echo "error: $v=$x: $what" >&2
+		bad=1
+	done
+	# Test names: the lists' entries (the debug list's too: make fuzz
+	# runs guest/fuzz on any kernel). The guest would skip another name,
+	# and the run pass.
+	local known unknown t names
+	known=$(KCONFIG=debug test_list)
+	for v in TESTS CHECK_TESTS; do
+		unknown=
+		IFS=, read -ra names <<<"${!v:-}"
+		for t in "${names[@]}"; do
+			[ -n "$t" ] || continue
+			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"
+		done
+		[ -z "$unknown" ] || {
+			echo "error: $v=${!v}: not in tests/kselftests.list or tests/kselftests-debug.list:$unknown" >&2
+			echo "  the tests: $(printf '%s\n' "$known" | paste -sd,)" >&2
+			bad=1
+		}
+	done
+	case ${ROOTFS:-} in ''|debian) ;; *)
+		echo "error: ROOTFS=$ROOTFS: only ROOTFS=debian is known (make vm on a Debian root file system), or leave it unset" >&2
+		bad=1 ;;
+	esac
+	[ -z "${KERNEL_IMAGE:-}" ] || [ -f "$KERNEL_IMAGE" ] || {
+		echo "error: KERNEL_IMAGE=$KERNEL_IMAGE: no such file (a bzImage to boot instead of this build's)" >&2
+		bad=1
+	}
+	case ${SOAK_ARGS:-} in *[[:space:]]*)
+		echo "error: SOAK_ARGS=$SOAK_ARGS: the soak's arguments joined by commas, no spaces (SOAK_ARGS=-d,600,-m,24)" >&2
+		bad=1 ;;
+	esac
+	case ${SWAP:-disk} in disk|zram) ;; *)
+		echo "error: SWAP=$SWAP: expected disk (the default: a virtio disk) or zram (/dev/zram0, zstd)" >&2
+		bad=1 ;;
+	esac
+	if [ "${SWAP:-disk}" = zram ] && [ -n "${SWAP_BPS:-}" ]; then
+		echo "error: SWAP_BPS=$SWAP_BPS throttles the swap disk, which SWAP=zram does not use" >&2
+		bad=1
+	fi
+	case ${ACCEL:-auto} in auto|kvm|tcg) ;; *)
+		echo "error: ACCEL=$ACCEL: expected auto (probe KVM, else TCG), kvm or tcg" >&2
+		bad=1 ;;
+	esac
+	[ $bad = 0 ] || die "bad setting(s) above: nothing was run" "fix or unset them and run the same command again"
+}
