@@ -80,9 +80,8 @@ for spec in "$@"; do
 	apt_private_fetch "$pkg" "$v" "${suites[@]}"
 	extract "${name/=/_}" "$pkg" "$deb"
 	echo
-	KERNEL_SRC=$OTHER_TREES/${name/=/_}/$pkg CHECK_TSV=$OTHER_TREES/${name/=/_}/check-apply.tsv \
-		CHECK_LABEL="$pkg $v (only the files the series touches)" \
-		"$S/check-apply.sh" || rc=1
+	KERNEL_SRC=$OTHER_TREES/${name/=/_}/$pkg "$S/check-apply.sh" \
+		--label "$pkg $v (only the files the series touches)" --tsv "$OTHER_TREES/${name/=/_}/check-apply.tsv" || rc=1
 	done_v+=("$name")
 done
 

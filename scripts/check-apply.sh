@@ -21,11 +21,14 @@
 # The base: KERNEL_SRC as it is; a tree with quilt patches applied (the
 # pinned tree after make series) is read as quilt saved it in .pc/, i.e.
 # unpatched; with no KERNEL_SRC and no extracted pinned tree, the pinned
-# tarball. CHECK_LABEL names the tree in the output; CHECK_TSV=FILE also
-# writes "patch<TAB>result<TAB>detail" lines there.
+# tarball.
 #
-# check-apply.sh --list-files prints the files the series touches, one a
-# line (check-apply-others.sh extracts only those).
+#   check-apply.sh [--label TEXT] [--tsv FILE]
+#   --label TEXT    names the tree in the output
+#   --tsv FILE      also writes "patch<TAB>result<TAB>detail" lines there
+#   --list-files    prints the files the series touches, one a line
+#                   (check-apply-others.sh extracts only those)
+#   -h              this text
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
@@ -47,11 +50,17 @@ patch_files() {
 }
 all_files() { for p in "${want[@]}"; do patch_files "$PATCHES/$p"; done | sort -u; }
 
-if [ "${1:-}" = --list-files ]; then
-	all_files
-	exit 0
-fi
-[ $# = 0 ] || die "usage: check-apply.sh [--list-files]" "set KERNEL_SRC=DIR to check another tree"
+label='' tsv=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--list-files) all_files; exit 0 ;;
+	--label|--tsv) [ $# -ge 2 ] || die "check-apply.sh: $1 needs a value" "scripts/check-apply.sh -h" ;;&
+	--label) label=$2; shift 2 ;;
+	--tsv) tsv=$2; shift 2 ;;
+	*) die "check-apply.sh: unknown argument '$1'" "scripts/check-apply.sh -h; set KERNEL_SRC=DIR to check another tree" ;;
+	esac
+done
 need patch
 
 [ "$PINNED" = 1 ] || need_tree
@@ -102,7 +111,7 @@ fi
 kver=$(awk -F' *= *' '$1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ { v = v (v == "" ? "" : ".") $2 }
 	$1 == "EXTRAVERSION" { print v $2; exit }' "$T/Makefile.top" 2>/dev/null || true)
 say "check-apply: ${#want[@]} patch(es) of $series"
-say "on ${CHECK_LABEL:-$base}${kver:+ (Linux $kver)}"
+say "on ${label:-$base}${kver:+ (Linux $kver)}"
 
 # GNU patch on the copy: patch FUZZ [--dry-run] <PATCH
 p1() { (cd "$D" && patch -p1 --batch --forward --no-backup-if-mismatch \
@@ -193,6 +202,6 @@ for r in "${rows[@]}"; do
 	IFS='	' read -r p res d <<<"$r"
 	printf '%-*s  %-7s  %s\n' "$w" "$p" "$res" "$d"
 done
-[ -z "${CHECK_TSV:-}" ] || printf '%s\n' "${rows[@]}" >"$CHECK_TSV"
+[ -z "$tsv" ] || printf '%s\n' "${rows[@]}" >"$tsv"
 echo "$nclean clean, $noff offsets, $nfuzz fuzz, $nfail failed"
 [ $nfail = 0 ] && [ $nfuzz = 0 ]

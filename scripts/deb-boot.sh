@@ -92,14 +92,14 @@ done
 say "installed: $(cd "$root/boot" && ls vmlinuz-* initrd.img-* | paste -sd' ')"
 [ "$(newest)" = "$kver" ] || die "the newest kernel in /boot is $(newest), not the package's $kver" "ls $root/boot"
 image
-export ROOTFS=debian ROOTFS_IMAGE=$img
+export ROOTFS=debian
 say "booting the package's /boot/vmlinuz-$kver with /boot/initrd.img-$kver"
 # The tree's known failures, and those of a disk-backed Debian root.
 known=$run/known-failures.txt
 cat "$TREE_DIR/known-failures.txt" "$TOP/tests/rootfs-known-failures.txt" >"$known"
 rc=0
-KERNEL_IMAGE=$root/boot/vmlinuz-$kver ROOTFS_INITRD=$root/boot/initrd.img-$kver \
-	"$TOP/scripts/qemu.sh" test --name "deb-boot-$flavour" --known "$known" || rc=$?
+KERNEL_IMAGE=$root/boot/vmlinuz-$kver "$TOP/scripts/qemu.sh" test --name "deb-boot-$flavour" --known "$known" \
+	--image "$img" --initrd "$root/boot/initrd.img-$kver" || rc=$?
 slog=$(serial_log "deb-boot-$flavour")
 tr -d '\r' <"$slog" | grep -q "^guest: $kver, " ||
 	die "the guest did not run the package's kernel $kver (log: $slog)"
@@ -124,8 +124,8 @@ prev=$(newest)
 	die "no kernel with an initrd is left in /boot after dpkg -r" "ls $root/boot"
 image
 say "booting the previous kernel, /boot/vmlinuz-$prev"
-KERNEL_IMAGE=$root/boot/vmlinuz-$prev ROOTFS_INITRD=$root/boot/initrd.img-$prev \
-	VM_RUN='uname -r' "$TOP/scripts/qemu.sh" run
+KERNEL_IMAGE=$root/boot/vmlinuz-$prev VM_RUN='uname -r' "$TOP/scripts/qemu.sh" run \
+	--image "$img" --initrd "$root/boot/initrd.img-$prev"
 slog=$(serial_log rootfs)
 tr -d '\r' <"$slog" | grep -qx "$prev" ||
 	die "the guest did not come up on the previous kernel $prev (log: $slog)"

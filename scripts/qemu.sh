@@ -10,6 +10,9 @@
 #                   TREE_TAG-KCONFIG, -zram added for SWAP=zram)
 #   --known FILE    the known failures (default the tree's
 #                   known-failures.txt, known-failures-zram.txt for zram)
+#   --image FILE    with ROOTFS=debian: this root file system image
+#                   instead of mkrootfs.sh's (make deb-boot's)
+#   --initrd FILE   with ROOTFS=debian: boot with this initrd
 #   -h              this text
 #
 # Environment: ACCEL=auto|kvm|tcg (auto probes KVM with a timeout and falls
@@ -20,8 +23,7 @@
 # output after which the guest counts as hung, 600), TESTS (comma list),
 # APPEND (extra kernel parameters),
 # KERNEL_IMAGE (another bzImage, with this build's initramfs), ROOTFS=debian
-# (boot on the Debian image of mkrootfs.sh; ROOTFS_IMAGE= another image,
-# ROOTFS_INITRD= with that initrd, as make deb-boot does), QEMU_SHOW=1
+# (boot on the Debian image of mkrootfs.sh), QEMU_SHOW=1
 # (print QEMU's command line instead of booting), FUZZ_MINUTES and
 # FUZZ_SEED (the fuzz test's).
 set -eu
@@ -32,13 +34,15 @@ need qemu-system-x86_64 timeout
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 mode=${1:-test}
 [ $# = 0 ] || shift
-name='' known=''
+name='' known='' root_image='' root_initrd=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
-	--name|--known) [ $# -ge 2 ] || die "qemu.sh: $1 needs a value" "scripts/qemu.sh -h" ;;&
+	--name|--known|--image|--initrd) [ $# -ge 2 ] || die "qemu.sh: $1 needs a value" "scripts/qemu.sh -h" ;;&
 	--name) name=$2; shift 2 ;;
 	--known) known=$2; shift 2 ;;
+	--image) root_image=$2; shift 2 ;;
+	--initrd) root_initrd=$2; shift 2 ;;
 	*) die "qemu.sh: unknown argument '$1'" "scripts/qemu.sh -h" ;;
 	esac
 done
@@ -142,12 +146,12 @@ if [ -n "${ROOTFS:-}" ]; then
 	# its workloads (tests/bench/debian.list), "test" the test list of
 	# /etc/tests.list (make deb-boot's image), else an interactive console.
 	# (check_settings refused any other ROOTFS.)
-	img=${ROOTFS_IMAGE:-$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img}
+	img=${root_image:-$WORK_ROOT/rootfs/${ROOTFS_SUITE:-bookworm}.img}
 	[ -f "$img" ] || die "no root file system image $img" "make vm ROOTFS=debian"
 	lock "$img.lock" "guest on (or build of) the root file system $img" 8 \
 		"wait for it: the guests of every tree and WORK share this image"
 	medium=(-kernel "$kernel" -drive "file=$img,if=virtio,format=raw,cache=unsafe")
-	[ -z "${ROOTFS_INITRD:-}" ] || medium+=(-initrd "$ROOTFS_INITRD")
+	[ -z "$root_initrd" ] || medium+=(-initrd "$root_initrd")
 	cmdline="$cmdline root=/dev/vdc rw init=/sbin/zswap-stack-init"
 	if [ -n "${VM_RUN:-}" ]; then mode=run
 	elif [ "$mode" != bench ] && [ "$mode" != test ]; then mode=shell; fi

@@ -914,7 +914,7 @@ t_lint_rejects_a_port_that_outgoing_would_post_as_ours() {
 	lint; expect_rc 1 && expect_out 'the changelog says the patch ports another.s posting, but Origin: vendor'
 }
 
-check_apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/check-apply.sh"; }
+check_apply() { run env KERNEL_SRC="$T/tree" PATCHES="$T/p" WORK="$T/work" "$S/check-apply.sh" "$@"; }
 # mknewfile NAME FILE: a patch creating FILE (one line).
 mknewfile() {
 	printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+int created;\n' "$2" >"$T/diff"
@@ -959,7 +959,12 @@ t_check_apply_clean_series_exits_0() {
 	mknewfile 0003-new.patch mm/new.c
 	check_apply; expect_rc 0 || return 1
 	row 0002-a.patch clean '' && row 0003-new.patch clean '' &&
-		expect_out '^3 clean, 0 offsets, 0 fuzz, 0 failed$'
+		expect_out '^3 clean, 0 offsets, 0 fuzz, 0 failed$' || return 1
+	# check-apply-others.sh names each tree and keeps its table.
+	check_apply --label 'a tree of mine' --tsv "$T/ca.tsv"
+	expect_rc 0 && expect_out '^==> on a tree of mine' || return 1
+	[ "$(cut -f1,2 "$T/ca.tsv" | paste -sd' ')" = "0001-a.patch	clean 0002-a.patch	clean 0003-new.patch	clean" ] ||
+		fail "--tsv wrote: $(cat "$T/ca.tsv")"
 }
 
 t_check_apply_names_missing_and_already_applied_files() {
@@ -1387,9 +1392,13 @@ mkfakeqemu() {
 	chmod +x "$T/bin/qemu-system-x86_64"
 	: >"$T/fakekvm"
 }
+# qemu_run [VAR=value...] [-- qemu.sh options]: qemu.sh test on the fake.
 qemu_run() {
+	local env=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
+	[ $# = 0 ] || shift
 	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" KVM_DEV="$T/fakekvm" \
-		KVM_PROBE_TIMEOUT=2 "$@" "$S/qemu.sh" test --known /dev/null
+		KVM_PROBE_TIMEOUT=2 "${env[@]}" "$S/qemu.sh" test --known /dev/null "$@"
 }
 
 # A kselftest built after the initramfs was packed is not in it: qemu.sh
@@ -1588,9 +1597,9 @@ t_one_launcher_for_every_mode() {
 t_plumbing_goes_as_options() {
 	mkfakeqemu
 	local s
-	for s in qemu.sh results.sh; do
+	for s in qemu.sh results.sh check-apply.sh; do
 		run "$S/$s" -h
-		expect_rc 0 && expect_out '^  --known FILE ' || return 1
+		expect_rc 0 && expect_out '^  --(known|tsv) FILE ' || return 1
 	done
 	run "$S/qemu.sh" test --nmae x
 	expect_rc 1 && expect_out "error: qemu.sh: unknown argument '--nmae'" && expect_out 'next: scripts/qemu.sh -h' || return 1
@@ -1622,8 +1631,8 @@ t_qemu_run_without_a_root_file_system_is_refused() {
 t_rootfs_boot_of_a_package_runs_the_tests() {
 	mkfakeqemu
 	touch "$T/root.img" "$T/vmlinuz-9.9" "$T/initrd.img-9.9"
-	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian ROOTFS_IMAGE="$T/root.img" \
-		KERNEL_IMAGE="$T/vmlinuz-9.9" ROOTFS_INITRD="$T/initrd.img-9.9"
+	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian KERNEL_IMAGE="$T/vmlinuz-9.9" \
+		-- --image "$T/root.img" --initrd "$T/initrd.img-9.9"
 	expect_rc 0 && expect_out "-kernel $T/vmlinuz-9.9" && expect_out "-initrd $T/initrd.img-9.9" &&
 		expect_out "file=$T/root.img" && expect_out 'root=/dev/vdc' && expect_out 'ksft.mode=test'
 }
@@ -1635,7 +1644,7 @@ t_shared_image_and_bench_are_locked() {
 	mkfakeqemu
 	touch "$T/root.img" "$T/vmlinuz-9.9"
 	hold "$T/root.img.lock"
-	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian ROOTFS_IMAGE="$T/root.img" KERNEL_IMAGE="$T/vmlinuz-9.9"
+	qemu_run ACCEL=tcg QEMU_SHOW=1 ROOTFS=debian KERNEL_IMAGE="$T/vmlinuz-9.9" -- --image "$T/root.img"
 	unhold
 	expect_rc 1 && expect_out "another guest on \(or build of\) the root file system $T/root.img is running" &&
 		expect_out 'next: wait for it: the guests of every tree' || return 1
