@@ -144,7 +144,7 @@ help:
 #h     VM_TIMEOUT=s (2400)  hard limit of a run; VM_SILENCE=s (600) without output = hung
 #h     SWAP_BPS=bytes/s   throttle the guest's swap disk (a slow disk)
 #h     SWAP=zram          swap on /dev/zram0 (zstd, SWAP_MB) instead of the disk
-#h     TESTS=a,b          run only these tests of tests/kselftests*.list (e.g. cgroup/test_zswap)
+#h     TESTS=a,b          run only these tests of tests/kselftests*.list (cgroup/test_zswap, or the runner's cgroup:test_zswap)
 #h     APPEND='...'       extra kernel parameters (e.g. ksft.swap_ssd=1)
 #h     KERNEL_IMAGE=FILE  boot another bzImage (it must exist) with this build's initramfs
 #h     QEMU_SHOW=1        print QEMU's command line instead of booting

@@ -59,7 +59,7 @@ expect_load "$EXPECT" "${all[@]}"
 
 # The kselftests of the tree (not the project's guest/ tests, which do not
 # change along the series); CHECK_TESTS=a,b overrides.
-tests=${CHECK_TESTS:-$(test_list | grep -v '^guest/' | paste -sd,)}
+tests=$(tests_named "${CHECK_TESTS:-$(test_list | grep -v '^guest/' | paste -sd,)}")
 
 mkdir -p "$CW/points"
 lock "$CW/.walk-lock" "check-series in $CW"

@@ -18,6 +18,21 @@ test_list() {
 	cat $f | grep -v '^#' | awk 'NF'
 }
 
+# tests_named LIST: a comma list of tests (TESTS=, CHECK_TESTS=) as the
+# lists name them, DIR/BINARY. The kselftest runner's COLLECTION:TEST
+# (run_kselftest.sh -t, the install's kselftest-list.txt) is taken too.
+# The lists keep DIR/BINARY: the known-failure and expectation files
+# write BINARY:TEST with a colon, and guest/ names are not kselftests.
+tests_named() {
+	local t names given=()
+	IFS=, read -ra names <<<"$1"
+	for t in "${names[@]}"; do
+		case $t in '') continue ;; */*) ;; *:*) t=${t%%:*}/${t#*:} ;; esac
+		given+=("$t")
+	done
+	(IFS=,; echo "${given[*]}")
+}
+
 # check_settings: stop on a bad guest or bench setting, each bad one
 # named. The entry points that take these settings (pipeline.sh, and
 # the scripts that boot a guest when run directly) call it first, so that
@@ -56,7 +71,7 @@ check_settings() {
 	known=$(KCONFIG=debug test_list)
 	for v in TESTS CHECK_TESTS; do
 		unknown=
-		IFS=, read -ra names <<<"${!v:-}"
+		IFS=, read -ra names <<<"$(tests_named "${!v:-}")"
 		for t in "${names[@]}"; do
 			[ -n "$t" ] || continue
 			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"

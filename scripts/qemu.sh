@@ -249,7 +249,7 @@ run)
 test)	# APPEND=ksft.mode=runner: kselftest's own runner instead of the list
 	m='test'
 	case " ${APPEND:-} " in *" ksft.mode=runner "*) m=runner ;; esac
-	guest="ksft.mode=$m${TESTS:+ ksft.tests=$TESTS}" ;;
+	guest="ksft.mode=$m${TESTS:+ ksft.tests=$(tests_named "$TESTS")}" ;;
 bench) guest="ksft.mode=bench${BENCH_WORKLOADS:+ ksft.bench=$BENCH_WORKLOADS}" ;;
 *) die "unknown mode '$mode' (test, bench or shell)" ;;
 esac

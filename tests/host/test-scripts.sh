@@ -1478,6 +1478,12 @@ t_bad_guest_settings_stop_before_anything_runs() {
 		expect_out "error: KERNEL_IMAGE=$T/no-bzImage: no such file" && expect_out 'error: SOAK_ARGS=-d 600: .*no spaces' &&
 		expect_out 'nothing was run' || return 1
 	[ ! -e "$T/gs" ] || fail "the work directory was created" || return 1
+	# The kselftest runner's collection:binary names the same tests.
+	mkfakeqemu
+	qemu_run ACCEL=tcg QEMU_SHOW=1 TESTS=cgroup:test_zswap,guest/soak
+	expect_rc 0 && expect_out 'ksft.tests=cgroup/test_zswap.,guest/soak' || return 1
+	run env TESTS=cgroup:test_zswap,cgroup:no_such bash -c '. "$1/lib.sh"; . "$1/lib-guest.sh"; check_settings' _ "$S"
+	expect_rc 1 && expect_out 'error: TESTS=cgroup:test_zswap,cgroup:no_such: not in .*: cgroup/no_such$' || return 1
 	# What make fuzz, make soak and check-series give is taken.
 	run env TESTS=guest/fuzz,guest/kmemleak CHECK_TESTS=cgroup/test_zswap VM_CPUS=255 SOAK_ARGS=-d,600,-m,24 \
 		ROOTFS=debian bash -c '. "$1/lib.sh"; . "$1/lib-guest.sh"; check_settings' _ "$S"
