@@ -118,6 +118,9 @@ function emit(res, test, note) {
 /^1\.\.[0-9]+[ \t]*$/ && !inb { top = substr($1, 4) + 0; next }
 /^# selftests: [^ ]+: [^ ]+$/ && !inb {
 	bin = $3 "/" $4; sub(/:\//, "/", bin)
+	# Output that repeats (a binary or a result twice) counts nothing twice.
+	if (bin in seen) twice[bin] = 1
+	seen[bin] = 1
 	n[bin] = 0; nres[bin] = 0; plan[bin] = -1; inb = 1; next
 }
 /^(not )?ok [0-9]+ selftests: / && inb {
@@ -153,12 +156,16 @@ function emit(res, test, note) {
 	else if (line ~ / # SKIP/) { res = "skip"; sub(/ # SKIP.*/, "", line) }
 	if (res == "fail") nfail[bin]++
 	nres[bin]++
+	if ((bin, line) in got) { emit("fail", line, "reported again: the output is duplicated"); next }
+	got[bin, line] = 1
 	emit(res, line, "")
 }
 END {
 	if (inb) emit("fail", "(end)", "no result line: the run stopped inside this binary")
+	for (b in twice) printf "%s\t(twice)\tfail\tthe binary was reported more than once: the output is duplicated\n", b
 	if (top < 0) printf "guest\t(run)\tfail\tguest did not finish: no TAP plan on ttyS1\n"
 	else if (ntop < top) printf "guest\t(run)\tfail\tguest did not finish: %d of %d test binaries reported\n", ntop, top
+	else if (ntop > top) printf "guest\t(run)\tfail\t%d results for a plan of %d test binaries: the output is duplicated\n", ntop, top
 }
 ' top=-1 "$tapc" >"$out"
 if grep -q $'^guest\t(run)\tfail' "$out"; then

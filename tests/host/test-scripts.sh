@@ -1354,6 +1354,33 @@ t_recorded_early_kasan_report_fails_the_run() {
 		expect_out 'handle_edge_irq' && expect_out 'identify_cpu'
 }
 
+# A recorded run (tests/host/fixtures/: make test KCONFIG=debug on 7.3,
+# both logs) passes as it was judged then; the same run cut short, or
+# with a binary's output or one result line repeated, fails, and says so.
+t_recorded_run_passes_and_its_cut_or_doubled_copies_fail() {
+	local fx=$TOP/tests/host/fixtures
+	judge_logs() { run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --cpus 2 "$1" "$2"; }
+	judge_logs "$fx/serial-7.3-debug-run.log" "$fx/tap-7.3-debug-run.log"
+	expect_rc 0 && expect_out '^81 passed, 0 failed, 1 skipped$' || return 1
+	# Cut inside test_zswap: the console has no end mark, the binary no result line.
+	grep -v 'ksft-guest-done' "$fx/serial-7.3-debug-run.log" | head -600 >"$T/serial-cut.log"
+	head -60 "$fx/tap-7.3-debug-run.log" >"$T/tap-cut.log"
+	judge_logs "$T/serial-cut.log" "$T/tap-cut.log"
+	expect_rc 1 && expect_out 'the guest did not finish its run' &&
+		expect_out 'cgroup/test_zswap:\(end\)' && expect_out '0 of 8 test binaries reported' || return 1
+	# test_memcontrol's whole output twice.
+	{ sed -n '1,/^ok 2 selftests: cgroup: test_memcontrol$/p' "$fx/tap-7.3-debug-run.log"
+	  sed -n '/^# selftests: cgroup: test_memcontrol$/,/^ok 2 selftests: cgroup: test_memcontrol$/p' "$fx/tap-7.3-debug-run.log"
+	  sed -n '/^# selftests: guest: soak$/,$p' "$fx/tap-7.3-debug-run.log"; } >"$T/tap-twice.log"
+	judge_logs "$fx/serial-7.3-debug-run.log" "$T/tap-twice.log"
+	expect_rc 1 && expect_out 'test_memcontrol:\(twice\) +\(the binary was reported more than once' &&
+		expect_out '9 results for a plan of 8 test binaries' && expect_out '^81 passed, 18 failed, 1 skipped$' || return 1
+	# One result line twice.
+	sed '/^# ok 1 test_memcg_subtree_control$/p' "$fx/tap-7.3-debug-run.log" >"$T/tap-line.log"
+	judge_logs "$fx/serial-7.3-debug-run.log" "$T/tap-line.log"
+	expect_rc 1 && expect_out 'test_memcg_subtree_control +\(reported again: the output is duplicated\)'
+}
+
 t_unfinished_guest_fails_the_run() {
 	mklog '' "$passing; /^ok 1 selftests/d"
 	results; expect_rc 1 && expect_out 'did not finish'
