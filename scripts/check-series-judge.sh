@@ -82,6 +82,15 @@ point_failed() {
 	return 1
 }
 
+# matrix_row N PATCH APPLY BUILD W1 CKPATCH BOOT KSFT SECONDS NOTES: a
+# line of check-series' matrix.txt (N "#": the header, whose SECONDS
+# column says "time").
+matrix_row() {
+	local s=s
+	[ "$1" != "#" ] || s=' '
+	printf "%-3s %-92s %-7s %-6s %-6s %-7s %-5s %-16s %5s$s  %s\n" "$@"
+}
+
 # tap_ran_tests TAP-LOG: did the guest's first test binary get as far as
 # its plan or a first result? (6.12's cgroup kselftests print no plan.)
 tap_ran_tests() {

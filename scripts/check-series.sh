@@ -117,9 +117,7 @@ w1() {
 	done
 }
 
-row() {
-	printf '%-3s %-92s %-7s %-6s %-6s %-7s %-5s %-16s %5ss  %s\n' "$@" | tee -a "$matrix"
-}
+row() { matrix_row "$@" | tee -a "$matrix"; }
 check() { if [ "$1" = ok ]; then checks_pass=$((checks_pass + 1)); else checks_fail=$((checks_fail + 1)); fi; }
 
 say "check-series: points $from..$to of $n (work dir $CW)"
@@ -244,6 +242,8 @@ for ((k = from; k <= to; k++)); do
 			   prepare "$k" >>"$pdir/prepare-before.log" 2>&1; then :; else
 				row "$k<" "  ${key#*:} on point $((f - 1))" - FAIL - - - - "$(($(date +%s) - tb))" \
 					"could not build point $((f - 1)): $pdir/prepare-before.log"
+				printf '%s\t%s\t-\tFAIL\t-\t-\t-\t-\t%s\n' "$k<" "${key#*:} on point $((f - 1))" \
+					"$(($(date +%s) - tb))" >>"$tsv"
 				check FAIL
 				failed_points+=("$k<")
 				continue

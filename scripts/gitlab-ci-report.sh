@@ -25,9 +25,7 @@ txt=$OUT/matrix.txt
 : >"$txt"
 
 # check-series' row of matrix.txt.
-row() {
-	printf '%-3s %-92s %-7s %-6s %-6s %-7s %-5s %-16s %5ss  %s\n' "$@" | tee -a "$txt"
-}
+row() { matrix_row "$@" | tee -a "$txt"; }
 # bad_row N APPLY BUILD W1 CKPATCH BOOT KSFT: does check-series count
 # row N as failed? A point's row as check-series judges it; a "K<" row
 # (a test on the kernel before its fix) fails with "-" in its ksft

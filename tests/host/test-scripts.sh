@@ -1820,6 +1820,11 @@ t_check_series_fails_a_point_by_its_row() {
 		# shellcheck disable=SC2086
 		judge point_failed $r; expect_rc 0 || fail "row '$r' passed" || return 1
 	done
+	# The table's header says "time"; a row's seconds end in "s".
+	judge matrix_row '#' patch apply build W=1 ckpatch boot 'ksft p/f/s/xf' time notes
+	expect_out ' time   notes$' || return 1
+	judge matrix_row 3 g/0003-late.patch ok ok 0 ok ok 5/0/0/0 42 ''
+	expect_out ' 42s  $'
 }
 
 # mkrootfs puts the one guest init (tests/guest/init) into the image.
