@@ -132,32 +132,28 @@ kselftests:
   script:
     - scripts/gitlab-ci-job.sh run "kselftests-\$TREE-\$GUEST" all TREE="\$TREE" \$GUEST
 
-deb-boot:
+# The jobs of the $newest tree alone.
+.newest-tree:
   stage: test
   extends: .tree-cache
   dependencies: []
   variables:
     TREE: $(q "$newest")
+
+deb-boot:
+  extends: .newest-tree
   script:
     - scripts/gitlab-ci-job.sh run "deb-boot-\$TREE" deb-boot TREE="\$TREE"
 
 fuzz:
-  stage: test
-  extends: .tree-cache
-  dependencies: []
-  variables:
-    TREE: $(q "$newest")
+  extends: .newest-tree
   script:
     - scripts/gitlab-ci-job.sh run "fuzz-\$TREE" fuzz TREE="\$TREE" KCONFIG=debug
 
 # A measurement, not a check: its numbers compare two kernels on one
 # runner. Started by hand.
 bench:
-  stage: test
-  extends: .tree-cache
-  dependencies: []
-  variables:
-    TREE: $(q "$newest")
+  extends: .newest-tree
   when: manual
   allow_failure: true
   script:

@@ -21,11 +21,9 @@ GCL_DIR=$(bash -c '. "$1/lib.sh"; echo "$WORK_ROOT/tools/gitlab-ci-local"' _ "$S
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# --- helpers (as tests/host/test-scripts.sh) ---------------------------
-run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
-fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
-expect_rc() { [ "$rc" = "$1" ] || { [ "$1" = nonzero ] && [ "$rc" != 0 ]; } || fail "exit status $rc, expected $1"; }
-expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
+# --- helpers -----------------------------------------------------------
+# shellcheck source=tests/host/harness.sh
+. "$TOP/tests/host/harness.sh"
 
 # series_points TREE [TOP]: 1..n, one a line, n the active entries of
 # that checkout's patches/TREE/series (read here, not by the scripts).
@@ -279,28 +277,4 @@ t_make_gitlab_ci_runs_a_fake_slice_end_to_end() {
 	expect_rc 2 && expect_out "JOBS: 'no-such-job' matches no job"
 }
 
-# --- harness (as tests/host/test-scripts.sh) ---------------------------
-cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
-[ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
-n=$(echo "$cases" | wc -l)
-pass=0 failn=0 skipn=0 i=0
-echo "TAP version 13"
-echo "1..$n"
-for c in $cases; do
-	i=$((i + 1))
-	if ($c) >"$T/case.out" 2>&1; then
-		if grep -q '^SKIP: ' "$T/case.out"; then
-			echo "ok $i ${c#t_} # SKIP $(sed -n 's/^SKIP: //p' "$T/case.out")"
-			skipn=$((skipn + 1))
-		else
-			echo "ok $i ${c#t_}"
-			pass=$((pass + 1))
-		fi
-	else
-		echo "not ok $i ${c#t_}"
-		cat "$T/case.out"
-		failn=$((failn + 1))
-	fi
-done
-echo "$pass passed, $failn failed, $skipn skipped"
-[ "$failn" = 0 ]
+run_cases "$@"

@@ -23,14 +23,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 # --- helpers -----------------------------------------------------------
-# run CMD...: capture status and output into $rc and $out.
-run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
-fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
-expect_rc() { [ "$rc" = "$1" ] || { [ "$1" = nonzero ] && [ "$rc" != 0 ]; } || fail "exit status $rc, expected $1"; }
-expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
-# expect_no_out ERE [WHY]: no line of the output matches ERE (WHY: what
-# such a line would mean). Silent when it holds.
-expect_no_out() { ! printf '%s\n' "$out" | grep -qE -- "$1" || fail "${2:-output has /$1/}"; }
+# shellcheck source=tests/host/harness.sh
+. "$TOP/tests/host/harness.sh"
 # hold FILE: hold FILE's lock in the background, as a running make
 # would, until unhold.
 hold() { (exec 8>"$1" && flock 8 && exec sleep 60) & holder=$!; sleep 1; }
@@ -2000,30 +1994,4 @@ t_kselftest_without_a_writable_disk_dir_skips_with_its_reason() {
 	[ -z "$(ls -A "$T/rw")" ] || fail "left in TMPDIR: $(ls -A "$T/rw")"
 }
 
-# --- harness -----------------------------------------------------------
-cases=$(declare -F | awk '$3 ~ /^t_/ { print $3 }')
-[ $# = 0 ] || cases=$(echo "$cases" | grep -E -- "$1") || { echo "no case matches $1" >&2; exit 1; }
-n=$(echo "$cases" | wc -l)
-pass=0 failn=0 skipn=0 i=0
-echo "TAP version 13"
-echo "1..$n"
-for c in $cases; do
-	i=$((i + 1))
-	# Cases chain their checks with || return 1 (set -e does not apply
-	# inside an if condition); a case that cannot run prints "SKIP: why".
-	if ($c) >"$T/case.out" 2>&1; then
-		if grep -q '^SKIP: ' "$T/case.out"; then
-			echo "ok $i ${c#t_} # SKIP $(sed -n 's/^SKIP: //p' "$T/case.out")"
-			skipn=$((skipn + 1))
-		else
-			echo "ok $i ${c#t_}"
-			pass=$((pass + 1))
-		fi
-	else
-		echo "not ok $i ${c#t_}"
-		cat "$T/case.out"
-		failn=$((failn + 1))
-	fi
-done
-echo "$pass passed, $failn failed, $skipn skipped"
-[ "$failn" = 0 ]
+run_cases "$@"
