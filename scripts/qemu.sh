@@ -266,7 +266,8 @@ run_logged "$log" "$tap" "$cmdline oops=panic $guest"
 	die "SWAP=zram, but the guest did not swap on zram (console: $log)" \
 		"grep -n 'swap:\|zram' $log"
 # How long each test took, by the guest's clock.
-times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)$/\1 \2/p' | paste -sd, | sed 's/,/, /g')
+times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-9]*s\)\( (timeout [0-9]*s)\)\{0,1\}$/\1 \2/p' |
+	paste -sd, | sed 's/,/, /g')
 [ -z "$times" ] || say "test times: $times"
 # A zram run has known failures of its own: the tree's list is for the
 # default swap, a rotational disk.

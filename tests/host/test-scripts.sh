@@ -1406,7 +1406,7 @@ mkfakeqemu() {
 	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
 	: >"$log"
 	case "$*" in *ksft.zram=*) [ "${FAKE_NOZRAM:-0}" = 1 ] || echo 'swap: /dev/zram0 on (zstd)' >"$log" ;; esac
-	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s' '<<< ksft-guest-done >>>' >>"$log"
+	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s (timeout 135s)' '<<< ksft-guest-done >>>' >>"$log"
 	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: t' '# 1..1' '# ok 1 t_one' \
 		'ok 1 selftests: cgroup: t' >"$tap"
 	FAKE
@@ -1634,7 +1634,9 @@ t_plumbing_goes_as_options() {
 	expect_rc 1 && expect_out 'error: results.sh: --cpus needs a value' || return 1
 	run env PATH="$T/bin:$PATH" WORK="$T/w" BUILD="$T/qb" ACCEL=tcg RUN_NAME=ignored \
 		"$S/qemu.sh" test --name mine --known /dev/null
-	expect_rc 0 || return 1
+	# (and the guest's "ksft: [i/n] NAME rc=R Ts (timeout Ts)" lines give
+	# each test's time)
+	expect_rc 0 && expect_out '^==> test times: cgroup/t 1s$' || return 1
 	[ -f "$T/w/logs/serial-mine.log" ] && [ -f "$T/w/results/mine.tsv" ] ||
 		fail "--name mine: no logs/serial-mine.log and results/mine.tsv" || return 1
 	[ ! -e "$T/w/logs/serial-ignored.log" ] || fail "RUN_NAME still names the run"
