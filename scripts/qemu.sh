@@ -29,9 +29,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-guest.sh"
+case ${1:-} in -h|--help) usage; exit 0 ;; esac
 check_settings
 need qemu-system-x86_64 timeout
-case ${1:-} in -h|--help) usage; exit 0 ;; esac
 mode=${1:-test}
 [ $# = 0 ] || shift
 name='' known='' root_image='' root_initrd=''
