@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 GCL_VERSION=4.75.1 GCL_NODE_VERSION=22.23.5
-GCL_DIR=$WORK_ROOT/tools/gitlab-ci-local
+GCL_DIR=$(gcl_dir)
 
 # package:command-or-file that proves it is installed
 pkgs="quilt:quilt qemu-system-x86:qemu-system-x86_64 busybox-static:/bin/busybox

