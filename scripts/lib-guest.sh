@@ -43,7 +43,7 @@ check_settings() {
 	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
 		x=${!v:-}
 		case $v in
-		VM_MEM) what="MiB of guest memory, a whole number of at least 256 (default 1024)" ;;
+		VM_MEM) what="MiB of guest memory, a whole number from 256 to the host's $(host_mib) (default 1024)" ;;
 		VM_CPUS) what="guest vCPUs, a whole number from 1 to 255 (default 2)" ;;
 		SWAP_MB) what="MiB of guest swap disk, a positive whole number (default 1024)" ;;
 		VM_TIMEOUT|VM_SILENCE) what="seconds, a positive whole number" ;;
@@ -56,7 +56,7 @@ check_settings() {
 		'') continue ;;
 		*[!0-9]*|0*) ;;
 		*) case $v in
-		   VM_MEM) [ ${#x} -gt 3 ] || [ "$x" -ge 256 ] && continue ;;
+		   VM_MEM) [ ${#x} -ge 3 ] && [ ${#x} -le 7 ] && [ "$x" -ge 256 ] && [ "$x" -le "$(host_mib)" ] && continue ;;
 		   VM_CPUS) [ ${#x} -le 3 ] && [ "$x" -le 255 ] && continue ;;
 		   *) continue ;;
 		   esac ;;
@@ -72,6 +72,7 @@ check_settings() {
 	for v in TESTS CHECK_TESTS; do
 		unknown=
 		IFS=, read -ra names <<<"$(tests_named "${!v:-}")"
+		[ -z "${!v:-}" ] || [ ${#names[@]} -gt 0 ] || unknown=" (no test named)"
 		for t in "${names[@]}"; do
 			[ -n "$t" ] || continue
 			printf '%s\n' "$known" | grep -qxF -- "$t" || unknown="$unknown $t"
@@ -86,13 +87,19 @@ check_settings() {
 		echo "error: ROOTFS=$ROOTFS: only ROOTFS=debian is known (make vm on a Debian root file system), or leave it unset" >&2
 		bad=1 ;;
 	esac
-	[ -z "${KERNEL_IMAGE:-}" ] || [ -f "$KERNEL_IMAGE" ] || {
+	if [ -n "${KERNEL_IMAGE:-}" ] && [ ! -f "$KERNEL_IMAGE" ]; then
 		echo "error: KERNEL_IMAGE=$KERNEL_IMAGE: no such file (a bzImage to boot instead of this build's)" >&2
 		bad=1
-	}
+	elif [ -n "${KERNEL_IMAGE:-}" ] && [ "$(dd if="$KERNEL_IMAGE" bs=1 skip=514 count=4 2>/dev/null)" != HdrS ]; then
+		# The x86 boot protocol's header signature, at 0x202.
+		echo "error: KERNEL_IMAGE=$KERNEL_IMAGE: not an x86 bzImage (no boot header; arch/x86/boot/bzImage of a build)" >&2
+		bad=1
+	fi
+	check_build_settings || bad=1
 	case ${SOAK_ARGS:-} in *[[:space:]]*)
 		echo "error: SOAK_ARGS=$SOAK_ARGS: the soak's arguments joined by commas, no spaces (SOAK_ARGS=-d,600,-m,24)" >&2
 		bad=1 ;;
+	*) soak_args_known || bad=1 ;;
 	esac
 	case ${SWAP:-disk} in disk|zram) ;; *)
 		echo "error: SWAP=$SWAP: expected disk (the default: a virtio disk) or zram (/dev/zram0, zstd)" >&2
@@ -107,4 +114,67 @@ check_settings() {
 		bad=1 ;;
 	esac
 	[ $bad = 0 ] || die "bad setting(s) above: nothing was run" "fix or unset them and run the same command again"
+}
+
+host_mib() { awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo; }
+
+# soak_args_known: SOAK_ARGS's options are the soak's own, those of the
+# getopt() string in tests/soak/soak.c (the guest would stop at its
+# usage message after the whole build).
+soak_args_known() {
+	local opts o OPTIND=1 OPTARG args
+	opts=$(sed -n 's/.*getopt(argc, argv, "\([^"]*\)").*/\1/p' "$TOP/tests/soak/soak.c")
+	IFS=, read -ra args <<<"${SOAK_ARGS:-}"
+	for o in "${args[@]}"; do
+		case $o in --*) echo "error: SOAK_ARGS=$SOAK_ARGS: $o: the soak takes short options (tests/soak/soak.c: $opts)" >&2; return 1 ;; esac
+	done
+	while getopts ":$opts" o "${args[@]}"; do
+		case $o in
+		'?') echo "error: SOAK_ARGS=$SOAK_ARGS: -$OPTARG is not an option of the soak (tests/soak/soak.c: $opts)" >&2; return 1 ;;
+		:) echo "error: SOAK_ARGS=$SOAK_ARGS: -$OPTARG takes a value (-$OPTARG,N)" >&2; return 1 ;;
+		esac
+	done
+	[ $OPTIND -gt ${#args[@]} ] ||
+		{ echo "error: SOAK_ARGS=$SOAK_ARGS: '${args[$((OPTIND - 1))]}' is not an option (-d,600,-m,24)" >&2; return 1; }
+}
+
+# check_build_settings: the tree's and the series' settings that no stage
+# reads before the tree is downloaded: checked with the guest's.
+check_build_settings() {
+	local v x f n bad=0
+	n=$(series_entries "$PATCHES/series" | wc -l)
+	case ${SERIES_UPTO-} in
+	'') ;;
+	*[!0-9]*) echo "error: SERIES_UPTO=$SERIES_UPTO: a number of patches, from 0 to $n" >&2; bad=1 ;;
+	*) [ "${#SERIES_UPTO}" -le 4 ] && [ "$SERIES_UPTO" -le "$n" ] ||
+		{ echo "error: SERIES_UPTO=$SERIES_UPTO: $PATCHES_SHOWN/series has $n patches" >&2; bad=1; } ;;
+	esac
+	for v in BENCH_BASE BENCH_UPTO; do
+		x=${!v:-}
+		case $x in
+		'') ;;
+		*[!0-9]*) series_entries "$PATCHES/series" | grep -qF -- "$x" ||
+			{ echo "error: $v=$x: no patch in $PATCHES_SHOWN/series matches (a number of patches or a part of a patch's name)" >&2; bad=1; } ;;
+		*) [ ${#x} -le 4 ] && [ "$x" -le "$n" ] ||
+			{ echo "error: $v=$x: $PATCHES_SHOWN/series has $n patches" >&2; bad=1; } ;;
+		esac
+	done
+	for f in ${EXTRA_CONFIG:-}; do
+		[ -f "$f" ] || { echo "error: EXTRA_CONFIG: no file $f (a config fragment)" >&2; bad=1; continue; }
+		grep -qE '^(# )?CONFIG_' "$f" ||
+			{ echo "error: EXTRA_CONFIG: $f has no CONFIG_ line (a config fragment: CONFIG_X=y)" >&2; bad=1; }
+	done
+	[ -z "${DEB_CONFIG_VERSION:-}" ] || debian_version "$DEB_CONFIG_VERSION" ||
+		{ echo "error: DEB_CONFIG_VERSION=$DEB_CONFIG_VERSION: not a Debian version (as $PIN_VERSION)" >&2; bad=1; }
+	for v in DEB_PREVIOUS BENCH_SRC_PKG; do
+		[ -z "${!v:-}" ] || debian_package "${!v}" ||
+			{ echo "error: $v=${!v}: not a Debian package name" >&2; bad=1; }
+	done
+	case ${DEB_FLAVOUR:-guest} in *[!a-z0-9_-]*)
+		echo "error: DEB_FLAVOUR=$DEB_FLAVOUR: a flavour as Debian names it (amd64_none_amd64), or guest" >&2; bad=1 ;;
+	esac
+	for v in QEMU_SHOW ROOTFS_REBUILD GITLAB_CI_FAKE; do
+		case ${!v:-0} in 0|1) ;; *) echo "error: $v=${!v}: 1 (on) or 0 (off)" >&2; bad=1 ;; esac
+	done
+	return $bad
 }

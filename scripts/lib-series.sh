@@ -42,13 +42,6 @@ checkpatch_strict() {
 	[ $rc = 0 ] && [ -z "$out" ]
 }
 
-# Active (non-comment) entries of a series file, one patch name a line
-# (CRLF line ends read as LF).
-series_entries() {
-	[ -f "$1" ] || return 0
-	sed -e 's/\r$//' -e 's/#.*//' "$1" | awk 'NF { print $1 }'
-}
-
 # series_load [FILE]: the series (default $PATCHES/series) into SERIES[],
 # checked once for every script: each entry's file exists and is listed
 # once; every *.patch file beside it is listed, or disabled by a comment

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The core of the scripts' library, sourced by every script in scripts/:
 # the tree, work and build paths, messages (say, warn, die with a next
-# step), need, locks, stamps, work directories and timed. The rest is in
-# parts a script sources after this file when it does that job:
+# step), need, locks, stamps, series_entries, work directories and timed.
+# The rest is in parts a script sources after this file when it does that
+# job:
 #   lib-series.sh  the series: series_load, quilt (q), patch_whole,
 #                  checkpatch_strict, deb_localversion
 #   lib-build.sh   config fragments (merge_fragments) and the kernel's make
@@ -227,6 +228,19 @@ lock() {
 # stamped FILE CONTENT: FILE holds exactly CONTENT.
 stamped() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 
+# Active (non-comment) entries of a series file, one patch name a line
+# (CRLF line ends read as LF).
+series_entries() {
+	[ -f "$1" ] || return 0
+	sed -e 's/\r$//' -e 's/#.*//' "$1" | awk 'NF { print $1 }'
+}
+
+# debian_version V / debian_package P: V is a Debian version (epoch:,
+# upstream, -revision; no spaces), P a package name, as policy spells
+# them; checked before apt is asked for either.
+debian_version() { printf '%s\n' "$1" | grep -qxE '([0-9]+:)?[0-9][A-Za-z0-9.+~-]*'; }
+debian_package() { printf '%s\n' "$1" | grep -qxE '[a-z0-9][a-z0-9+.-]+'; }
+
 # The work directories the project makes (WORK, WORK_ROOT, and those of
 # check-series and bench) hold this file; the clean targets remove
 # nothing from a directory without it.
@@ -238,20 +252,24 @@ is_workdir() {
 	case $(realpath -m "$1")/ in "$(realpath -m "$TOP/work")"/*) return 0 ;; esac
 	return 1
 }
-# workdir DIR: make DIR, marked when it is the project's: new, empty, or
-# inside a work directory. A directory holding someone's files is used
-# as it is, unmarked (and the clean targets refuse it).
+# workdir DIR [VAR]: make DIR, marked as the project's: new, empty, or
+# inside a work directory. A directory holding someone's files is
+# refused (VAR: the setting that named it): the stages write build/,
+# logs/ and more into it, and the clean targets would not remove them.
 workdir() {
 	if [ ! -d "$1" ] || [ -z "$(ls -A "$1")" ] || is_workdir "$1" || is_workdir "$(dirname "$1")"; then
-		mkdir -p "$1" && : >>"$1/$WORK_MARK"
+		{ mkdir -p "$1" && : >>"$1/$WORK_MARK"; } 2>/dev/null
+	else
+		die "${2:+$2=}$1 holds files this project did not make (no $WORK_MARK in it): nothing was written there" \
+			"give a new or empty directory, or, if an older version of this project made it: touch $1/$WORK_MARK"
 	fi
 }
 
 # mkwork: create $WORK (and WORK_ROOT, when WORK is in it), or say why
-# it cannot be (read-only or another user's checkout).
+# it cannot be (someone's files, read-only or another user's checkout).
 mkwork() {
-	case $WORK in "$WORK_ROOT"/*) workdir "$WORK_ROOT" 2>/dev/null || true ;; esac
-	{ workdir "$WORK" && [ -w "$WORK" ]; } 2>/dev/null ||
+	case $WORK in "$WORK_ROOT"/*) workdir "$WORK_ROOT" WORK_ROOT || true ;; esac
+	workdir "$WORK" WORK && [ -w "$WORK" ] ||
 		die "cannot write the work directory $WORK (as $(id -un); owner of $(dirname "$WORK"): $(stat -c %U "$(dirname "$WORK")" 2>/dev/null || echo none))" \
 			"use WORK=DIR (or WORK_ROOT=DIR) on a disk you can write, or run as the checkout's owner"
 }
