@@ -8,6 +8,15 @@
 TREE ?= 7.3
 export TREE
 
+# A setting given on the command line that make help does not list is a
+# typo (VM_MEMORY=2048 for VM_MEM=): refused, instead of a run with the
+# default.
+SETTINGS := $(shell sed -n 's/^\#h //p' $(firstword $(MAKEFILE_LIST)) | grep -oE '\<[A-Z][A-Z0-9_]*=' | tr -d =)
+UNKNOWN := $(filter-out $(SETTINGS),$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+ifneq ($(UNKNOWN),)
+$(error $(UNKNOWN): no such setting; make help lists them)
+endif
+
 RUN := scripts/pipeline.sh
 PIPELINE := deps tree series config build initramfs
 
@@ -55,6 +64,7 @@ origins:
 
 ## make outgoing     what goes upstream, by origin, in work/TREE/outgoing/ (VERSION=, SENDER=)
 outgoing:
+	@scripts/outgoing.sh --settings
 	@$(RUN) deps tree
 	@scripts/outgoing.sh
 
@@ -113,6 +123,9 @@ clean-tree:
 distclean:
 	@scripts/clean.sh distclean
 
+.DEFAULT:
+	@echo "error: no target '$@' (make help lists them)" >&2; exit 1
+
 help:
 	@sed -n 's/^## //p' Makefile
 	@echo
@@ -168,7 +181,7 @@ help:
 #h                        or another build of its release when the archive dropped it)
 #h     DEB_PREVIOUS=pkg   make deb-boot: Debian's kernel installed before ours (linux-image-cloud-amd64)
 #h     VERSION=n SENDER='Name <mail>' PREFIX='RFC PATCH'  make outgoing
-#h     DEBIAN_MIRROR=URL  override the mirror read from the system's apt sources
+#h     DEBIAN_MIRROR=URL DEBIAN_SECURITY_MIRROR=URL  override the mirrors read from the system's apt sources
 #h   CI (.ci/run)
 #h     CI_ALL_POINTS_BEFORE=s  check-series of every point only when the steps before took under s (1200)
 #h     CI_MIN_MB=MiB      free disk space .ci/run needs before it starts (10240)

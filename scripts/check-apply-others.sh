@@ -31,7 +31,6 @@ mapfile -t suites < <(tree_suites)
 [ $# -gt 0 ] || die "usage: check-apply-others.sh --list | [PKG=]VERSION..." \
 	"scripts/check-apply-others.sh --list   # versions on offer"
 
-mkdir -p "$OTHER_TREES"
 # --others: the other builds patches/$TREE/tree.env names (CHECK_OTHER).
 if [ "$1" = --others ]; then
 	# shellcheck disable=SC2086
@@ -72,6 +71,13 @@ extract() {
 	rm -rf "$dir.tmp"
 }
 
+for spec in "$@"; do
+	case $spec in *=*) pkg=${spec%%=*} v=${spec#*=} ;; *) pkg=$PIN_PKG v=$spec ;; esac
+	debian_package "$pkg" && debian_version "$v" ||
+		die "'$spec': expected [PACKAGE=]VERSION, a Debian version (as $PIN_VERSION) of $PIN_PKG or of the package named" \
+			"scripts/check-apply-others.sh --list   # versions on offer"
+done
+mkdir -p "$OTHER_TREES"
 rc=0 done_v=()
 for spec in "$@"; do
 	case $spec in *=*) pkg=${spec%%=*} v=${spec#*=} ;; *) pkg=$PIN_PKG v=$spec ;; esac

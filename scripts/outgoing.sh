@@ -68,6 +68,8 @@ case $SENDER in *"<${PROJECT_IDENT##*<}")
 esac
 [ "$PINNED" = 1 ] ||
 	die "outgoing posts against the pinned tree; KERNEL_SRC=$KERNEL_SRC is set" "unset KERNEL_SRC"
+# --settings: only the checks above (make outgoing, before the tree).
+[ "${1:-}" != --settings ] || exit 0
 [ -x "$KERNEL_SRC/scripts/checkpatch.pl" ] && [ -f "$KERNEL_SRC/MAINTAINERS" ] ||
 	die "no pinned tree at $KERNEL_SRC (its checkpatch.pl and get_maintainer.pl are used)" "make tree"
 

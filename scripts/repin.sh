@@ -13,6 +13,8 @@ set -eu
 v=${VERSION:-}
 [ -n "$v" ] || die "which version? VERSION= names the Debian version of $PIN_PKG" \
 	"make repin TREE=$TREE VERSION=...   (make tree lists the versions on offer)"
+debian_version "$v" || die "VERSION=$v: not a Debian version (as $PIN_VERSION)" \
+	"make repin TREE=$TREE VERSION=...   (make tree lists the versions on offer)"
 [ "$v" != "$PIN_VERSION" ] || die "$PIN_PKG $v is already the pin of TREE=$TREE" "make tree"
 
 mapfile -t suites < <(tree_suites)
