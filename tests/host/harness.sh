@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The harness of the host tests (test-scripts.sh, test-gitlab-ci.sh):
+# The harness of the host tests (test-scripts.sh, test-bad-input.sh,
+# test-gitlab-ci.sh):
 # helpers for the cases and run_cases. A case is a function t_NAME that
 # chains its checks with || return 1 (set -e does not apply inside an if
 # condition) and prints "SKIP: why" when it cannot run. Sourced after the
