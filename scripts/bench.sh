@@ -72,7 +72,7 @@ else
 fi
 n=${BENCH_N:-$([ ${#deb[@]} = 0 ] && echo 3 || echo 5)}
 case $n in ''|*[!0-9]*|0) die "BENCH_N=$n: expected a number of runs >= 1" ;; esac
-out=${BENCH_OUT:-$WORK/bench/results-$(date +%Y%m%d-%H%M%S)}
+out=${BENCH_OUT:-$(bench_dir)/results-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
 # The two sides: b (base) and u (the other), each a point and, for u,
@@ -81,7 +81,7 @@ declare -A K=([b]=$base [u]=$upto) X=([b]="" [u]=${variant:+variants/$variant.pa
 side_id() { echo "p${K[$1]}${X[$1]:+-$variant}"; }
 point_work() {
 	if [ "${K[$1]}" = "$total" ] && [ -z "${X[$1]}" ]; then echo "$WORK"
-	else echo "$WORK/bench/$(side_id "$1")"; fi
+	else echo "$(bench_dir)/$(side_id "$1")"; fi
 }
 point_label() { if [ "$1" = b ]; then echo base; else echo series; fi; }
 point_desc() { echo "pinned + ${K[$1]} patch(es)${X[$1]:+ + ${X[$1]}}"; }

@@ -26,9 +26,9 @@ need chroot dpkg-deb mke2fs
 mkdir -p "$LOGS"
 
 lv=$(deb_localversion)
-deb=$(ls "$WORK/deb/$flavour/linux-image-"*"$lv"_*.deb 2>/dev/null | head -1)
+deb=$(ls "$(deb_dir "$flavour")/linux-image-"*"$lv"_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] ||
-	die "no linux-image package of this series ($lv, flavour $flavour) in $WORK/deb/$flavour" \
+	die "no linux-image package of this series ($lv, flavour $flavour) in $(deb_dir "$flavour")" \
 		"make deb DEB_FLAVOUR=$flavour"
 pkg=$(dpkg-deb -f "$deb" Package)
 kver=${pkg#linux-image-}

@@ -39,7 +39,7 @@ lock "$WORK/.deb.lock" "make deb in $WORK"
 localversion=$(deb_localversion)
 n=$(series_entries "$PATCHES/series" | wc -l)
 
-out=$WORK/build/$TREE_TAG-deb-$flavour
+out=$(deb_build_dir "$flavour")
 mkdir -p "$out"
 if [ "$flavour" = guest ]; then
 	src=$BUILD/.config
@@ -130,10 +130,11 @@ BUILD=$out kmake LOCALVERSION="$localversion" KDEB_PKGVERSION="$PIN_VERSION+zs$n
 	die "bindeb-pkg failed (log: $LOGS/deb-$flavour.log)" "fix the error, then: make deb"
 }
 # Every flavour's packages have the same names: one directory each.
-rm -rf "$WORK/deb/$flavour"
-mkdir -p "$WORK/deb/$flavour"
-mv "$WORK/build/"*.deb "$WORK/deb/$flavour/"
+debs=$(deb_dir "$flavour")
+rm -rf "$debs"
+mkdir -p "$debs"
+mv "$WORK/build/"*.deb "$debs/"
 rm -f "$WORK/build/"*.buildinfo "$WORK/build/"*.changes
 say "packages built in $(($(date +%s) - t0))s:"
-ls -l "$WORK/deb/$flavour/"*.deb
-"$TOP/scripts/check-deb.sh" "$WORK/deb/$flavour/linux-image-"*"$localversion"_*.deb
+ls -l "$debs/"*.deb
+"$TOP/scripts/check-deb.sh" "$debs/linux-image-"*"$localversion"_*.deb

@@ -170,7 +170,7 @@ check_build_settings() {
 		[ -z "${!v:-}" ] || debian_package "${!v}" ||
 			{ echo "error: $v=${!v}: not a Debian package name" >&2; bad=1; }
 	done
-	case ${DEB_FLAVOUR:-guest} in *[!a-z0-9_-]*)
+	case ${DEB_FLAVOUR:-guest} in *[!a-z0-9_-]*|src)	# src: deb_dir src is make deb's copy of the tree
 		echo "error: DEB_FLAVOUR=$DEB_FLAVOUR: a flavour as Debian names it (amd64_none_amd64), or guest" >&2; bad=1 ;;
 	esac
 	for v in QEMU_SHOW ROOTFS_REBUILD GITLAB_CI_FAKE; do

@@ -71,6 +71,12 @@ serial_log() { echo "${2:-$WORK}/logs/serial-$1.log"; }
 tap_log() { echo "${2:-$WORK}/logs/tap-$1.log"; }
 # results_tsv NAME [WORK]: that run's results as results.sh parsed them.
 results_tsv() { echo "${2:-$WORK}/results/$1.tsv"; }
+# deb_dir FLAVOUR: make deb's packages of that flavour; deb_build_dir
+# FLAVOUR: their kernel build (O=); bench_dir: make bench's points and
+# reports.
+deb_dir() { echo "$WORK/deb/$1"; }
+deb_build_dir() { echo "$WORK/build/$TREE_TAG-deb-$1"; }
+bench_dir() { echo "$WORK/bench"; }
 # gcl_dir: where deps.sh installs gitlab-ci-local and its Node.js.
 gcl_dir() { echo "$WORK_ROOT/tools/gitlab-ci-local"; }
 

@@ -88,6 +88,7 @@ t_bench_check_series_and_package_settings_are_checked_first() {
 		bad -w "bench BENCH_SRC_PKG='x y'" 'BENCH_SRC_PKG=x y: not a Debian package name' &&
 		bad -w 'deb DEB_CONFIG_VERSION=bad,version' 'DEB_CONFIG_VERSION=bad,version: not a Debian version' &&
 		bad -w 'deb DEB_FLAVOUR=../x' 'DEB_FLAVOUR=../x: a flavour as Debian names it' &&
+		bad -w 'deb DEB_FLAVOUR=src' 'DEB_FLAVOUR=src: a flavour as Debian names it' &&
 		bad -w "deb-boot DEB_PREVIOUS='Bad Pkg'" 'DEB_PREVIOUS=Bad Pkg: not a Debian package name' &&
 		bad 'check-series FROM=999' 'no patch number 999' &&
 		bad 'check-series FROM=5 TO=2' 'FROM \(5\) comes after TO \(2\)'

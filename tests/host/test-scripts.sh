@@ -1551,12 +1551,14 @@ t_each_guest_entry_point_refuses_bad_guest_settings_first() {
 # work directory's paths are the ones a script there would use.
 t_layout_functions_name_what_the_scripts_use() {
 	local lay='. "$1/lib.sh"; echo "$WORK $BUILD $KERNEL_SRC"; work_dir 6.12; walk_dir; build_dir "$2"
-		serial_log n; tap_log n "$2"; results_tsv n "$2"'
+		serial_log n; tap_log n "$2"; results_tsv n "$2"; deb_dir guest; deb_build_dir guest; bench_dir'
 	run env -u WORK -u BUILD -u KERNEL_SRC TREE=7.3 WORK_ROOT="$T/wr" KCONFIG=debug bash -c "$lay" _ "$S" "$T/cw"
 	expect_rc 0 && expect_out "^$T/wr/7.3 $T/wr/7.3/build/pinned-debug $T/wr/7.3/linux-source-7.3\$" &&
 		expect_out "^$T/wr/6.12\$" && expect_out "^$T/wr/7.3/check-series\$" &&
 		expect_out "^$T/cw/build/pinned-debug\$" && expect_out "^$T/wr/7.3/logs/serial-n.log\$" &&
-		expect_out "^$T/cw/logs/tap-n.log\$" && expect_out "^$T/cw/results/n.tsv\$" || return 1
+		expect_out "^$T/cw/logs/tap-n.log\$" && expect_out "^$T/cw/results/n.tsv\$" &&
+		expect_out "^$T/wr/7.3/deb/guest\$" && expect_out "^$T/wr/7.3/build/pinned-deb-guest\$" &&
+		expect_out "^$T/wr/7.3/bench\$" || return 1
 	# A user's WORK= is every tree's (make passes it to all the scripts).
 	run env -u BUILD -u KERNEL_SRC TREE=7.3 WORK="$T/w/../w2" bash -c "$lay" _ "$S" "$T/cw"
 	expect_rc 0 && expect_out "^$T/w2\$"
