@@ -3,7 +3,7 @@
  * soak - data-integrity soak test for swap, zswap and memcg reclaim.
  *
  * Usage: soak [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED]
- *             [-f] [-p PERCENT] [-n] [-X]
+ *             [-f] [-p PERCENT] [-n] [-X] [-C]
  *
  *   -d  duration of the soak phase in seconds (default 60)
  *   -m  working set of each worker in MiB (default 24)
@@ -15,6 +15,13 @@
  *   -n  dry mode: no swapoff/swapon, no zswap module parameters, no fault
  *       injection; memcgs only if /sys/fs/cgroup is a writable cgroup2
  *   -X  self-test: corrupt one page of the first worker; must find wrong=1
+ *   -C  churn: every other worker's buffer is MADV_HUGEPAGE; the harness
+ *       also flips memory.zswap.writeback of the memcgs without a limit,
+ *       moves memory.max of the others, and moves a memcg's workers to a
+ *       new memcg and removes the old one while its pages are still
+ *       charged to it (swapped, in zswap, being written back); at the end
+ *       nr_dying_descendants of the root must come back to its value at
+ *       the start (up to 128 memcgs with -c)
  *
  * Workers (forked, one memcg each) fill an anonymous MADV_NOHUGEPAGE
  * buffer with pages whose content is a pure function of (seed, worker id,
@@ -51,6 +58,7 @@
 #include <dirent.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/vfs.h>
@@ -67,7 +75,7 @@
 #define KSFT_FAIL		1
 #define KSFT_SKIP		4
 
-#define MAX_MEMCGS		16
+#define MAX_MEMCGS		128
 #define MAX_PER_MEMCG		8
 #define MAX_SLOTS		(MAX_MEMCGS * MAX_PER_MEMCG)
 #define MAX_REPORTED		10	/* wrong pages printed in full */
@@ -80,7 +88,8 @@
 #define PROGRESS_S		10
 #define FINAL_WAIT_MIN_S	300	/* for the workers' final verification */
 #define FAULT_BUDGET		1000000000
-#define NR_CHECKS		5
+#define NR_CHECKS		6
+#define DYING_WAIT_S		120	/* for removed memcgs to be freed */
 
 #define CG_ROOT			"/sys/fs/cgroup"
 #define ZSWAP_PARAMS		"/sys/module/zswap/parameters"
@@ -102,6 +111,7 @@ struct opts {
 	bool fault;
 	bool dry;
 	bool selftest;
+	bool churn;
 };
 
 static struct opts opt = {
@@ -255,6 +265,7 @@ struct shared {
 	uint64_t reclaim_err;
 	int reclaimer_stop;
 	int reported;		/* wrong pages printed so far */
+	uint32_t cg_gen[MAX_MEMCGS];	/* -C: memcg i is soak-i.GEN (0: soak-i) */
 };
 
 static struct shared *sh;
@@ -284,6 +295,7 @@ enum { CG_ACTIVE, CG_RECYCLING };
 struct memcg {
 	char path[64];
 	const struct profile *prof;
+	bool wb;		/* memory.zswap.writeback now (-C flips it) */
 	uint64_t ws;		/* bytes: working set of its workers */
 	uint64_t max;		/* memory.max if tight */
 	int state;
@@ -293,6 +305,15 @@ struct memcg {
 
 static struct memcg cgs[MAX_MEMCGS];
 static bool use_cgroups;
+
+/* The path of memcg i in its generation: workers moved on to a new one. */
+static void cg_gen_path(int i, uint32_t gen, char *buf, size_t len)
+{
+	if (gen)
+		snprintf(buf, len, CG_ROOT "/soak-%d.%u", i, gen);
+	else
+		snprintf(buf, len, CG_ROOT "/soak-%d", i);
+}
 
 static void cg_file(const struct memcg *cg, const char *file, char *buf,
 		    size_t len)
@@ -448,9 +469,10 @@ static int worker_map(struct worker *w)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w->data == MAP_FAILED)
 		return -1;
-	if (madvise(w->data, len, MADV_NOHUGEPAGE))
-		diag("worker %u: madvise(MADV_NOHUGEPAGE): %s", w->wid,
-		     strerror(errno));
+	if (madvise(w->data, len, opt.churn && (w->wid & 1) ?
+		    MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		diag("worker %u: madvise(MADV_%sHUGEPAGE): %s", w->wid,
+		     opt.churn && (w->wid & 1) ? "" : "NO", strerror(errno));
 	w->expect = mmap(NULL, mlen, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w->expect == MAP_FAILED)
@@ -545,6 +567,9 @@ static void __attribute__((noreturn)) worker_main(int si, pid_t parent)
 	};
 
 	child_setup(parent);
+	/* -C: 64 and more workers must leave the harness some CPU. */
+	if (opt.churn && setpriority(PRIO_PROCESS, 0, 5))
+		diag("worker %u: setpriority: %s", w.wid, strerror(errno));
 	if (join_memcg(s->memcg) || worker_map(&w))
 		_exit(2);
 	w.rng = splitmix64(opt.seed ^ 0x3c6ef372fe94f82bULL ^ w.wid) | 1;
@@ -562,14 +587,18 @@ static void __attribute__((noreturn)) worker_main(int si, pid_t parent)
 /* Reclaimer child: memory.reclaim on every memcg, round robin.  With  */
 /* -f it is the only task with make-it-fail set.                       */
 
-static void reclaim_one(const struct memcg *cg, uint64_t *rng)
+static void reclaim_one(int i, uint64_t *rng)
 {
-	uint64_t bytes = (1 << 20) + xorshift64(rng) % (cg->ws / 4 + 1);
-	char val[32];
+	uint64_t bytes = (1 << 20) + xorshift64(rng) % (cgs[i].ws / 4 + 1);
+	char val[32], dir[64], path[128];
 	int err;
 
+	/* The parent's cgs[] moves on with -C: the generation is shared. */
+	cg_gen_path(i, __atomic_load_n(&sh->cg_gen[i], __ATOMIC_RELAXED), dir,
+		sizeof(dir));
+	snprintf(path, sizeof(path), "%s/memory.reclaim", dir);
 	snprintf(val, sizeof(val), "%" PRIu64, bytes & ~(uint64_t)4095);
-	err = cg_write(cg, "memory.reclaim", val);
+	err = write_str(path, val);
 	if (!err)
 		add64(&sh->reclaim_ok, 1);
 	else if (err == -EAGAIN)
@@ -600,7 +629,7 @@ static void __attribute__((noreturn)) reclaimer_main(pid_t parent)
 	while (!child_stop &&
 	       !__atomic_load_n(&sh->reclaimer_stop, __ATOMIC_RELAXED)) {
 		for (i = 0; i < opt.memcgs && !child_stop; i++)
-			reclaim_one(&cgs[i], &rng);
+			reclaim_one(i, &rng);
 		sleep_ms(100);
 	}
 	_exit(0);
@@ -621,6 +650,7 @@ struct counts {
 	unsigned long comp_ok, comp_fail;
 	unsigned long zswap_toggles, zswap_max_changes, pool_changes;
 	unsigned long recreations, rmdir_fail, harness_err;
+	unsigned long wb_flips, max_moves, migrations, migrate_fail;
 };
 
 struct harness {
@@ -630,6 +660,7 @@ struct harness {
 	double quiet_end;	/* no swapoff/recycle this close to the end */
 	uint64_t rng;
 	int recycling;		/* memcg being recreated, or -1 */
+	long long dying0;	/* nr_dying_descendants of the root at the start */
 	bool limits_lifted;	/* tight memory.max lifted: */
 	bool lift_swapoff;	/* for a swapoff/swapon cycle */
 	bool lift_noshrink;	/* while the zswap shrinker is off (keeps_incomp) */
@@ -856,8 +887,7 @@ static void cg_configure(struct memcg *cg)
 {
 	int err;
 
-	err = cg_write(cg, "memory.zswap.writeback",
-		       cg->prof->writeback ? "1" : "0");
+	err = cg_write(cg, "memory.zswap.writeback", cg->wb ? "1" : "0");
 	if (err)
 		diag("%s/memory.zswap.writeback: %s", cg->path, strerror(-err));
 	err = cg_write(cg, "memory.zswap.max", cg->prof->zswap_max);
@@ -908,8 +938,9 @@ static void cg_init(int i)
 {
 	struct memcg *cg = &cgs[i];
 
-	snprintf(cg->path, sizeof(cg->path), CG_ROOT "/soak-%d", i);
+	cg_gen_path(i, 0, cg->path, sizeof(cg->path));
 	cg->prof = &profiles[i % ARRAY_SIZE(profiles)];
+	cg->wb = cg->prof->writeback;
 	cg->ws = opt.workers * (opt.mib << 20);
 	cg->max = cg->ws / 2 / page_size * page_size;
 	cg->state = CG_ACTIVE;
@@ -921,6 +952,23 @@ static void init_memcgs(void)
 
 	for (i = 0; i < opt.memcgs; i++)
 		cg_init(i);
+}
+
+/* soak-* memcgs an aborted run left (any generation). */
+static void remove_leftovers(void)
+{
+	char path[320];
+	struct dirent *d;
+	DIR *dir = opendir(CG_ROOT);
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "soak-", 5)) {
+			snprintf(path, sizeof(path), CG_ROOT "/%s", d->d_name);
+			rmdir(path);
+		}
+	closedir(dir);
 }
 
 static int setup_memcgs(void)
@@ -936,8 +984,9 @@ static int setup_memcgs(void)
 		     strerror(-err));
 		return -1;
 	}
+	remove_leftovers();
+	H.dying0 = read_keyed(CG_ROOT "/cgroup.stat", "nr_dying_descendants");
 	for (i = 0; i < opt.memcgs; i++) {
-		rmdir(cgs[i].path);	/* left over from an aborted run */
 		if (cg_create(&cgs[i]))
 			return -1;
 	}
@@ -1037,13 +1086,102 @@ static void act_zswap_max(void)
 	static const char *const vals[] = { "max", "16M", "1M", "0" };
 	struct memcg *cg = &cgs[xorshift64(&H.rng) % opt.memcgs];
 	/* zswap.max=0 with writeback=0 would pin everything in memory */
-	unsigned long n = cg->prof->writeback ? 4 : 3;
+	unsigned long n = cg->wb ? 4 : 3;
 	const char *v = vals[xorshift64(&H.rng) % n];
 
 	if (!use_cgroups || cg->state != CG_ACTIVE)
 		return;
 	if (!cg_write(cg, "memory.zswap.max", v))
 		C.zswap_max_changes++;
+}
+
+/*
+ * -C: writeback flips only where there is no memory.max (without
+ * writeback a limited memcg can only OOM); memory.max moves only where
+ * there is one, between half the working set and all of it.
+ */
+/* A random memcg of profile parity odd (no memory.max) or even (tight). */
+static struct memcg *pick_memcg(int odd)
+{
+	unsigned long half = (opt.memcgs + 1 - odd) / 2;
+
+	return half ? &cgs[xorshift64(&H.rng) % half * 2 + odd] : &cgs[0];
+}
+
+static void act_writeback(void)
+{
+	struct memcg *cg = pick_memcg(1);
+
+	if (!use_cgroups || cg->state != CG_ACTIVE || cg->prof->tight)
+		return;
+	cg->wb = !cg->wb;
+	if (cg_write(cg, "memory.zswap.writeback", cg->wb ? "1" : "0"))
+		C.harness_err++;
+	else
+		C.wb_flips++;
+}
+
+static void act_memory_max(void)
+{
+	struct memcg *cg = pick_memcg(0);
+
+	if (!use_cgroups || cg->state != CG_ACTIVE || !cg->prof->tight)
+		return;
+	cg->max = (cg->ws / 2 + xorshift64(&H.rng) % (cg->ws / 2 + 1)) /
+		  page_size * page_size;
+	cg_set_max(cg, H.limits_lifted);
+	C.max_moves++;
+}
+
+/*
+ * -C: a memcg's workers move to a new memcg (the next generation) and the
+ * old one is removed at once. Their pages stay charged to it, in memory,
+ * in zswap and on the disk: it goes offline and its object cgroup is
+ * reparented while reclaim, writeback and the workers' faults work on
+ * them. A fault that was charging the old memcg when its task left may
+ * find it at its limit with no task to kill: the memcg OOM reports "no
+ * killable processes", the fault returns VM_FAULT_OOM and is retried,
+ * charging the new memcg (the kernel's way, seen on 7.3 without harm).
+ */
+static void act_migrate(void)
+{
+	int i = xorshift64(&H.rng) % opt.memcgs, tries;
+	struct memcg *cg = &cgs[i], old = *cg;
+	uint32_t gen = sh->cg_gen[i] + 1;
+	char pid[32];
+	unsigned long k;
+	struct slot *s;
+
+	if (!use_cgroups || cg->state != CG_ACTIVE || H.recycling == i ||
+	    remaining() < H.quiet_end)
+		return;
+	cg_gen_path(i, gen, cg->path, sizeof(cg->path));
+	if (cg_create(cg)) {
+		*cg = old;
+		C.migrate_fail++;
+		return;
+	}
+	for (k = 0; k < opt.workers; k++) {
+		s = &sh->slot[i * opt.workers + k];
+		if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_RUNNING ||
+		    !s->pid)
+			continue;
+		snprintf(pid, sizeof(pid), "%d", (int)s->pid);
+		if (cg_write(cg, "cgroup.procs", pid))
+			C.migrate_fail++;	/* it exited meanwhile */
+	}
+	__atomic_store_n(&sh->cg_gen[i], gen, __ATOMIC_RELAXED);
+	cg_collect_ooms(&old);
+	for (tries = 0; cg_remove(&old); tries++) {
+		if (tries == 50) {
+			diag("rmdir %s: %s: its memcg stays", old.path,
+			     strerror(errno));
+			C.rmdir_fail++;
+			break;
+		}
+		sleep_ms(20);
+	}
+	C.migrations++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1527,7 +1665,8 @@ static void fault_disarm(void)
 
 static const char *const vm_keys[] = {
 	"zswpout", "zswpin", "zswpwb", "pswpout", "pswpin", "swpout_zero",
-	"swpin_zero", "oom_kill",
+	"swpin_zero", "oom_kill", "thp_fault_alloc", "thp_swpout",
+	"thp_swpout_fallback",
 };
 
 static const char *const zd_keys[] = {
@@ -1615,6 +1754,7 @@ static void progress(bool force)
 
 enum {
 	A_ZSWAP_MAX, A_COMPRESSOR, A_TOGGLE, A_POOL, A_SWAP, A_RECYCLE, A_NONE,
+	A_WRITEBACK, A_MEMORY_MAX, A_MIGRATE,
 };
 
 static const int action_table[8] = {
@@ -1622,9 +1762,25 @@ static const int action_table[8] = {
 	A_POOL, A_SWAP, A_RECYCLE, A_NONE,
 };
 
+static const int churn_table[12] = {
+	A_ZSWAP_MAX, A_WRITEBACK, A_WRITEBACK, A_MEMORY_MAX, A_MEMORY_MAX,
+	A_MIGRATE, A_MIGRATE, A_RECYCLE, A_COMPRESSOR, A_TOGGLE, A_POOL, A_SWAP,
+};
+
 static void harness_action(void)
 {
-	switch (action_table[xorshift64(&H.rng) % 8]) {
+	uint64_t r = xorshift64(&H.rng);
+
+	switch (opt.churn ? churn_table[r % 12] : action_table[r % 8]) {
+	case A_WRITEBACK:
+		act_writeback();
+		break;
+	case A_MEMORY_MAX:
+		act_memory_max();
+		break;
+	case A_MIGRATE:
+		act_migrate();
+		break;
 	case A_ZSWAP_MAX:
 		act_zswap_max();
 		break;
@@ -1656,6 +1812,8 @@ static void harness_loop(void)
 		if (H.swap_pending)
 			swap_try_on();
 		if (!stop)
+			harness_action();
+		if (!stop && opt.churn)	/* twice the changes */
 			harness_action();
 		progress(false);
 	}
@@ -1826,10 +1984,10 @@ static void print_config(void)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list),
 			 "%s%s", i ? "," : "", comps[i]);
 	diag("soak: duration=%lus memcgs=%lu workers/memcg=%lu MiB/worker=%lu"
-	     " total=%luMiB seed=%lu%s%s%s", opt.duration, opt.memcgs,
+	     " total=%luMiB seed=%lu%s%s%s%s", opt.duration, opt.memcgs,
 	     opt.workers, opt.mib, opt.memcgs * opt.workers * opt.mib,
 	     opt.seed, opt.dry ? " dry" : "", opt.fault ? " faults" : "",
-	     opt.selftest ? " self-test" : "");
+	     opt.selftest ? " self-test" : "", opt.churn ? " churn" : "");
 	if (swp.present)
 		diag("swap: %s priority %d", swp.path, swp.prio);
 	if (zswap_present)
@@ -1860,6 +2018,10 @@ static void print_summary(void)
 	     " memcg_recreations=%lu rmdir_retries=%lu harness_errors=%lu",
 	     C.comp_ok, C.comp_fail, C.zswap_toggles, C.zswap_max_changes,
 	     C.pool_changes, C.recreations, C.rmdir_fail, C.harness_err);
+	if (opt.churn)
+		diag("churn: writeback_flips=%lu memory_max_moves=%lu"
+		     " migrations=%lu migrate_failures=%lu", C.wb_flips,
+		     C.max_moves, C.migrations, C.migrate_fail);
 	if (opt.fault && fault_armed_any)
 		diag("faults: failslab injected=%lld fail_page_alloc"
 		     " injected=%lld (probability %lu%%, reclaimer only)",
@@ -1913,6 +2075,41 @@ static void check_globals(void)
 	else
 		tap(zswap_restored ? T_PASS : T_FAIL,
 		    "zswap parameters restored", NULL);
+}
+
+/*
+ * -C: every memcg removed (by recreation, migration or at the end) must
+ * be freed once nothing is charged to it: nr_dying_descendants of the
+ * root back to its value at the start. Reclaim from the root and
+ * drop_caches free what the workers left (swap cache, slab); a memcg
+ * still dying after DYING_WAIT_S is a leak.
+ */
+static void check_dying(void)
+{
+	const char *name = "removed memcgs freed (nr_dying_descendants back to its start)";
+	double until = now() + DYING_WAIT_S;
+	long long n;
+
+	if (!opt.churn) {
+		tap(T_SKIP, name, "not requested (-C)");
+		return;
+	}
+	if (!use_cgroups || H.dying0 < 0) {
+		tap(T_SKIP, name, "no cgroup.stat nr_dying_descendants");
+		return;
+	}
+	for (;;) {
+		n = read_keyed(CG_ROOT "/cgroup.stat", "nr_dying_descendants");
+		if (n <= H.dying0 || now() > until)
+			break;
+		write_str(CG_ROOT "/memory.reclaim", "1G");
+		write_str("/proc/sys/vm/drop_caches", "3");
+		sleep_ms(2000);
+	}
+	diag("nr_dying_descendants: %lld at the start, %lld at the end"
+	     " (%.0f s after the memcgs' removal)", H.dying0, n,
+	     now() - (until - DYING_WAIT_S));
+	tap(n <= H.dying0 ? T_PASS : T_FAIL, name, NULL);
 }
 
 static void check_faults(void)
@@ -1971,7 +2168,7 @@ static void run(void)
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED] [-f] [-p PERCENT] [-n] [-X]\n",
+		"usage: %s [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED] [-f] [-p PERCENT] [-n] [-X] [-C]\n",
 		prog);
 	exit(2);
 }
@@ -1993,7 +2190,7 @@ static void parse_args(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:m:w:c:s:fp:nXh")) != -1) {
+	while ((c = getopt(argc, argv, "d:m:w:c:s:fp:nXCh")) != -1) {
 		switch (c) {
 		case 'd':
 			parse_ul(argv[0], optarg, 1, 1UL << 20, &opt.duration);
@@ -2022,6 +2219,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'X':
 			opt.selftest = true;
+			break;
+		case 'C':
+			opt.churn = true;
 			break;
 		default:
 			usage(argv[0]);
@@ -2061,6 +2261,7 @@ int main(int argc, char **argv)
 	check_workers();
 	check_globals();
 	check_faults();
+	check_dying();
 	say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0",
 	    tap_count[T_PASS], tap_count[T_FAIL], tap_count[T_SKIP]);
 	return tap_count[T_FAIL] ? KSFT_FAIL : KSFT_PASS;
