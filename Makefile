@@ -29,7 +29,7 @@ all:
 
 ## make test       host-side script tests, series checks, then kselftests
 test:
-	@$(RUN) deps tree series host-tests lint config build initramfs kselftests
+	@$(RUN) deps tree series host-tests lint config build initramfs kselftests $(if $(filter kcsan,$(KCONFIG)),kcsan-ab)
 
 ## make bench      A/B benchmark: base vs series (BENCH_BASE=, BENCH_UPTO=, BENCH_VARIANT=, BENCH_N=)
 bench:
@@ -147,6 +147,8 @@ help:
 #h     TREE=7.3|6.12      which pinned tree and series (default 7.3; patches/TREE/)
 #h     KERNEL_SRC=DIR     use this kernel tree instead of the pinned one (writes .pc/ and .series/ into it)
 #h     KCONFIG=debug      add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM, kmemleak)
+#h     KCONFIG=kcsan      add kernel-config/kcsan.config (data races); make test then runs the
+#h                        same on the unpatched tree and fails a race the series' own or the base's not
 #h     EXTRA_CONFIG='f.config ...'  more config fragments
 #h     WORK=DIR           the tree's work directory (default ./work/TREE)
 #h     WORK_ROOT=DIR      what the trees share: downloads, tarballs, rootfs (default ./work)

@@ -108,6 +108,25 @@ series_text() {
 	series_entries "$PATCHES/series" | while read -r p; do cat "$PATCHES/$p"; done
 }
 
+# series_functions PATCH...: the kernel functions the patches add or
+# change, one a line: those their hunks are in (the hunk header's
+# context) and those an added line defines (tools/ left out).
+series_functions() {
+	awk '
+	function name(s) {
+		if (match(s, /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/)) {
+			s = substr(s, RSTART, RLENGTH)
+			sub(/[[:space:]]*\($/, "", s)
+			print s
+		}
+	}
+	/^\+\+\+ / { kern = $2 ~ /^b\/.*\.[ch]$/ && $2 !~ /^b\/tools\//; next }
+	!kern { next }
+	/^@@ / { s = $0; sub(/^@@ [^@]*@@ ?/, "", s); name(s); next }
+	/^\+[A-Za-z_]/ && !/;[[:space:]]*$/ { name(substr($0, 2)) }
+	' "$@" | sort -u
+}
+
 # The local version make deb gives the kernel: -zswap-stack-<patches>-<hash
 # of the series>, e.g. -zswap-stack-12-1a2b3c4d.
 deb_localversion() {

@@ -20,7 +20,8 @@
 #   WORK_ROOT   what the trees share: downloaded packages, apt lists,
 #               tarballs, root file systems (default: ./work)
 #   KERNEL_SRC  kernel tree to use instead of the pinned Debian tree
-#   KCONFIG     config variant: "default" or "debug" (adds debug.config)
+#   KCONFIG     config variant: "default", "debug" (adds debug.config) or
+#               "kcsan" (adds kcsan.config)
 #   PATCHES     patch directory holding "series" (default: patches/TREE)
 #
 # Only what the user gave is exported again (normalized); everything
@@ -71,6 +72,8 @@ serial_log() { echo "${2:-$WORK}/logs/serial-$1.log"; }
 tap_log() { echo "${2:-$WORK}/logs/tap-$1.log"; }
 # results_tsv NAME [WORK]: that run's results as results.sh parsed them.
 results_tsv() { echo "${2:-$WORK}/results/$1.tsv"; }
+# kcsan_list NAME [WORK]: that run's KCSAN reports, one "f1 / f2" a line.
+kcsan_list() { echo "${2:-$WORK}/results/$1.kcsan"; }
 # deb_dir FLAVOUR: make deb's packages of that flavour; deb_build_dir
 # FLAVOUR: their kernel build (O=); bench_dir: make bench's points and
 # reports.
@@ -94,8 +97,8 @@ PATCHES=${PATCHES:-$TREE_DIR}
 # shellcheck disable=SC2034 # the scripts'
 PATCHES_SHOWN=${PATCHES#"$TOP"/}
 KCONFIG=${KCONFIG:-default}
-case $KCONFIG in default|debug) ;; *)
-	echo "error: KCONFIG=$KCONFIG: expected 'default' or 'debug'" >&2
+case $KCONFIG in default|debug|kcsan) ;; *)
+	echo "error: KCONFIG=$KCONFIG: expected 'default', 'debug' or 'kcsan'" >&2
 	exit 2 ;;
 esac
 

@@ -12,7 +12,7 @@ frags=("$TOP/kernel-config/base.config"
        "$TOP/kernel-config/zswap-memcg.config")
 sel=$KERNEL_SRC/tools/testing/selftests/cgroup/config
 [ -f "$sel" ] && frags+=("$sel")
-[ "$KCONFIG" = debug ] && frags+=("$TOP/kernel-config/debug.config")
+[ "$KCONFIG" = default ] || frags+=("$TOP/kernel-config/$KCONFIG.config")
 # Extra fragments for experiments and tests: EXTRA_CONFIG="a.config b.config"
 for f in ${EXTRA_CONFIG:-}; do frags+=("$(realpath -m "$f")"); done
 need_tree

@@ -2,6 +2,7 @@
 # Run pipeline stages in order, timing each, and print a stage table at
 # the end (also when a stage fails). Stages:
 #   deps tree series config build initramfs kselftests host-tests lint
+#   kcsan-ab (make test KCONFIG=kcsan: the unpatched run, then the judge)
 # and the guests that make soak, make fuzz and make vm boot: every stage
 # runs under the work lock, so no make in the same WORK rebuilds the
 # kernel or the initramfs under a running guest.
@@ -26,6 +27,7 @@ stage() {
 			APPEND="${APPEND:-} ksft.timeout=3000 ksft.soak=${SOAK_ARGS:--d,600,-m,24}" "$S/qemu.sh" test ;;
 	fuzz)       "$S/fuzz.sh" ;;
 	vm)         [ -z "${ROOTFS:-}" ] || "$S/mkrootfs.sh"; "$S/qemu.sh" shell ;;
+	kcsan-ab)   "$S/kcsan-ab.sh" ;;
 	*) die "unknown stage '$1'" ;;
 	esac
 }

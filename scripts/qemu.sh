@@ -132,6 +132,7 @@ cmdline="console=ttyS0 panic=-1 no5lvl${zram:+ ksft.zram=$zram} ${APPEND:-}"
 scale=1
 [ "$accel" != tcg ] || scale=3
 [ "$KCONFIG" != debug ] || scale=20
+[ "$KCONFIG" != kcsan ] || scale=10
 cmdline="$cmdline ksft.timeout_scale=$scale"
 # The fuzz test's time and seed (guest/fuzz; checked by check_settings): a longer
 # fuzz gets the per-binary and the whole run's timeouts it needs.
@@ -273,6 +274,7 @@ times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-
 # default swap, a rotational disk.
 [ -z "$zram" ] || known=${known:-$TREE_DIR/known-failures-zram.txt}
 judge=("$TOP/scripts/results.sh" --cpus "${VM_CPUS:-2}" ${known:+--known "$known"})
+[ "$KCONFIG" != kcsan ] || judge+=(--kcsan "$(kcsan_list "$name")")
 if [ "$mode" = bench ]; then
 	exec "${judge[@]}" --kernel-only "$log"
 fi

@@ -19,16 +19,21 @@
 #   --cpus N        the vCPUs the guest was given: it must have seen them
 #   --known FILE    the known failures (default the tree's known-failures.txt)
 #   --flaky FILE    the known-flaky tests (default the tree's known-flaky.txt)
+#   --kcsan FILE    a KCSAN kernel's run: its data-race reports do not fail
+#                   it here; their function pairs ("f1 / f2", offsets and
+#                   .constprop-like suffixes dropped), one a report, go to
+#                   FILE for kcsan-judge.sh's A/B against the base
 #   -h              this text
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-guest.sh"
-kernel_only=0 expect_cpus='' known=$TREE_DIR/known-failures.txt flaky=$TREE_DIR/known-flaky.txt
+kernel_only=0 expect_cpus='' kcsan='' known=$TREE_DIR/known-failures.txt flaky=$TREE_DIR/known-flaky.txt
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
 	--kernel-only) kernel_only=1; shift ;;
-	--cpus|--known|--flaky) [ $# -ge 2 ] || die "results.sh: $1 needs a value" "scripts/results.sh -h" ;;&
+	--cpus|--known|--flaky|--kcsan) [ $# -ge 2 ] || die "results.sh: $1 needs a value" "scripts/results.sh -h" ;;&
+	--kcsan) kcsan=$2; shift 2 ;;
 	--cpus) expect_cpus=$2; shift 2 ;;
 	--known) known=$2; shift 2 ;;
 	--flaky) flaky=$2; shift 2 ;;
@@ -53,6 +58,17 @@ tr -d '\r' <"$log" >"$clean"
 
 # Kernel reports, as printed on the console (after a printk timestamp).
 re='\] (Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|KASAN:|UBSAN:|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|kmemleak: [0-9]+ new suspected)'
+# A KCSAN kernel's data-race reports go to the --kcsan list (an assert
+# violation, "BUG: KCSAN: assert: ...", still fails the run).
+kcsan_re='\] BUG: KCSAN: data-race in '
+if [ -n "$kcsan" ]; then
+	mkdir -p "$(dirname "$kcsan")"
+	sed -nE "s/.*$kcsan_re(.*)\$/\\1/p" "$clean" |
+		sed -E 's/\+0x[0-9a-f]+\/0x[0-9a-f]+//g; s/\.(constprop|isra|part|cold)(\.[0-9]+)?//g' >"$kcsan"
+	[ ! -s "$kcsan" ] || say "KCSAN: $(wc -l <"$kcsan") data-race report(s), $(sort -u "$kcsan" | wc -l) function pair(s): $kcsan"
+	grep -vE "$kcsan_re" "$clean" >"$clean.k" || true
+	mv "$clean.k" "$clean"
+fi
 if grep -qE "$re" "$clean"; then
 	echo "==> kernel reports in $log:" >&2
 	grep -nE "$re" "$clean" | head -5 | while IFS=: read -r n _; do

@@ -8,7 +8,7 @@
 
 # run CMD...: capture status and output into $rc and $out.
 run() { out=$("$@" 2>&1) && rc=0 || rc=$?; }
-fail() { printf '# %s\n' "$@"; printf '%s\n' "$out" | sed 's/^/#   | /'; return 1; }
+fail() { printf '# %s\n' "$@"; printf '%s\n' "${out:-}" | sed 's/^/#   | /'; return 1; }
 expect_rc() { [ "$rc" = "$1" ] || { [ "$1" = nonzero ] && [ "$rc" != 0 ]; } || fail "exit status $rc, expected $1"; }
 expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "output lacks /$1/"; }
 # expect_no_out ERE [WHY]: no line of the output matches ERE (WHY: what

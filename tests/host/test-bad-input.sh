@@ -53,7 +53,7 @@ t_a_typo_in_a_settings_name_or_a_target_is_refused() {
 t_tree_settings_are_checked_before_the_tree() {
 	bad -w 'test TREE=' 'error: TREE is empty' &&
 		bad -w 'test TREE=../patches/7.3' 'TREE=../patches/7.3 is a path' &&
-		bad -w 'test KCONFIG=kasan' "KCONFIG=kasan: expected 'default' or 'debug'" &&
+		bad -w 'test KCONFIG=kasan' "KCONFIG=kasan: expected 'default', 'debug' or 'kcsan'" &&
 		bad -w 'series KERNEL_SRC=/nonexistent' 'KERNEL_SRC=/nonexistent: no such directory' &&
 		bad -w 'test SERIES_UPTO=abc' 'SERIES_UPTO=abc: a number of patches, from 0 to [0-9]+' &&
 		bad -w 'test SERIES_UPTO=999' 'SERIES_UPTO=999: patches/[0-9.]+/series has [0-9]+ patches' &&

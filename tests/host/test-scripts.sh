@@ -768,12 +768,17 @@ t_clean_targets_remove_only_the_projects_work_directories() {
 # reads last, which nobody chose. (merge_config.sh -s would refuse that,
 # but also every requested option Kconfig drops, which make config
 # reports itself, per option, with its fragment and line.)
+# The variants' fragments (debug.config, kcsan.config: KCONFIG=) are
+# merged one at a time, each with the others.
 t_config_fragments_set_each_symbol_once() {
-	local dup
-	dup=$(for f in "$TOP"/kernel-config/*.config; do
-		sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$f" | sort -u | sed "s|\$| ${f##*/}|"
-	done | awk '{ n[$1]++; w[$1] = w[$1] " " $2 } END { for (c in n) if (n[c] > 1) print c ":" w[c] }')
-	[ -z "$dup" ] || fail "set in more than one fragment: $dup"
+	local dup v k=$TOP/kernel-config
+	for v in "$k"/debug.config "$k"/kcsan.config; do
+		dup=$(for f in "$k"/base.config "$k"/qemu-guest.config "$k"/zswap-memcg.config "$v"; do
+			sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$f" | sort -u | sed "s|\$| ${f##*/}|"
+		done | awk '{ n[$1]++; w[$1] = w[$1] " " $2 } END { for (c in n) if (n[c] > 1) print c ":" w[c] }')
+		[ -z "$dup" ] || fail "set in more than one fragment: $dup" || return 1
+	done
+	[ "$(ls "$k"/*.config | wc -l)" = 5 ] || fail "a fragment this case does not know: $(ls "$k")"
 }
 
 # Every VAR= the README or a doc in docs/ tells users to set, make help lists.
@@ -1339,6 +1344,45 @@ t_kernel_warning_fails_the_run() {
 	mklog '[   12.345678] WARNING: CPU: 1 PID: 42 at mm/zswap.c:100 zswap_store+0x1/0x2' "$passing"
 	results; expect_rc 1 && expect_out 'kernel reports' && expect_out 'mm/zswap.c:100' &&
 		expect_out '^2 passed, 1 failed, 1 skipped$'
+}
+
+# A KCSAN kernel's data-race reports go to the --kcsan list as function
+# pairs (offsets and compiler suffixes dropped) and do not fail the run;
+# its assert reports, and any other report, still do.
+t_kcsan_data_races_are_listed_and_other_reports_fail() {
+	local kc="$T/w/results/x.kcsan"
+	mklog '[    9.100000] BUG: KCSAN: data-race in zswap_store.constprop.0 / zswap_writeback_entry+0x1f/0x300
+[    9.200000] BUG: KCSAN: data-race in a_fn+0x10/0x20 / b_fn' "$passing"
+	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
+	expect_rc 0 && expect_out 'KCSAN: 2 data-race report\(s\), 2 function pair\(s\)' && expect_no_out 'kernel reports' || return 1
+	[ "$(cat "$kc")" = "zswap_store / zswap_writeback_entry
+a_fn / b_fn" ] || fail "the list: $(cat "$kc")" || return 1
+	mklog '[    9.100000] BUG: KCSAN: assert: race in zswap_store / zswap_load' "$passing"
+	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
+	expect_rc 1 && expect_out 'kernel reports' && [ ! -s "$kc" ] || fail "an assert report passed" || return 1
+	# Without --kcsan (another kernel's run) a data race fails as before.
+	mklog '[    9.100000] BUG: KCSAN: data-race in a_fn / b_fn' "$passing"
+	results; expect_rc 1 && expect_out 'kernel reports'
+}
+
+# kcsan-judge: a race in a function the series adds or changes fails, and
+# one the base run does not show; the base's own are listed, not failed.
+t_kcsan_judge_fails_the_series_races_and_lists_the_bases() {
+	mktree
+	mkpatch 0001-x.patch mm/a.c 's/^int a_line_12;/int a_line_12 = 1;/'
+	sed -i 's/^\(@@ [^@]* @@\).*/\1 static int zswap_mine(void)/' "$T/p/0001-x.patch"
+	run env PATCHES="$T/p" bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_functions "$2"' _ "$S" "$T/p/0001-x.patch"
+	expect_rc 0 && expect_out '^zswap_mine$' || return 1
+	printf '%s\n' 'a_fn / b_fn' 'a_fn / b_fn' 'c_fn / d_fn' >"$T/base.kcsan"
+	printf '%s\n' 'a_fn / b_fn' >"$T/ser.kcsan"
+	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/base.kcsan"
+	expect_rc 0 && expect_out '^a_fn / b_fn +1 +2  the base.s$' &&
+		expect_out '^c_fn / d_fn +0 +1  the base.s \(not seen with the series\)$' &&
+		expect_out '^2 pair\(s\), 0 failing$' || return 1
+	printf '%s\n' 'a_fn / b_fn' 'e_fn / zswap_mine' 'f_fn / g_fn' >"$T/ser.kcsan"
+	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/base.kcsan"
+	expect_rc 1 && expect_out '^e_fn / zswap_mine +1 +0  FAIL: in a function of the series$' &&
+		expect_out '^f_fn / g_fn +1 +0  FAIL: not in the base run$' && expect_out '^4 pair\(s\), 2 failing$'
 }
 
 # A recorded console (tests/host/fixtures/): the debug kernel's early
