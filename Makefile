@@ -46,7 +46,7 @@ soak:
 	@$(RUN) $(PIPELINE) soak
 
 ## make fuzz      trinity on the mm syscalls while reclaim and zswap churn
-##                 (KCONFIG=debug; FUZZ_MINUTES=3, FUZZ_SEED=1)
+##                 (KCONFIG=debug; FUZZ_MINUTES=3, FUZZ_SEED=1, or a campaign: FUZZ_SEEDS='1 2 3 4')
 fuzz:
 	@$(RUN) $(PIPELINE) fuzz
 
@@ -167,6 +167,7 @@ help:
 #h     VM_RUN='cmd'       make vm: run cmd in the guest and power off
 #h     SOAK_ARGS=-d,600,-m,24  make soak: the soak's arguments
 #h     FUZZ_MINUTES=m FUZZ_SEED=s  make fuzz (and the debug run's guest/fuzz): minutes (3), trinity's seed (1)
+#h     FUZZ_SEEDS='s ...' make fuzz: a campaign, one boot per seed (FUZZ_MINUTES each), a table at the end
 #h   Series checks and bench
 #h     FROM=, TO=         check-series: first and last patch (number or name part)
 #h     SERIES_UPTO=K      only the first K patches of the series (with WORK=DIR: a tree of its own)

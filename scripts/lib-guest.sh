@@ -8,6 +8,11 @@
 # shellcheck disable=SC2034 # qemu.sh's and results.sh's
 NOIRQ_RE='AE_AML_LOOP_TIMEOUT|PCI INT [A-D]: no GSI'
 
+# A kernel report on the guest's console (after a printk timestamp):
+# results.sh fails the run on one, fuzz.sh counts them per seed.
+# shellcheck disable=SC2034 # results.sh's and fuzz.sh's
+KERNEL_REPORT_RE='\] (Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|KASAN:|UBSAN:|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|kmemleak: [0-9]+ new suspected)'
+
 # The guest's test list: tests/kselftests.list, plus
 # tests/kselftests-debug.list for KCONFIG=debug. Entries under guest/ are
 # scripts from tests/guest/tests/, the others kselftests of the tree.
@@ -96,6 +101,11 @@ check_settings() {
 		bad=1
 	fi
 	check_build_settings || bad=1
+	if [ -n "${FUZZ_SEEDS+set}" ] && ! printf '%s\n' "$FUZZ_SEEDS" | tr ', ' '\n\n' | awk 'NF' |
+		awk '!/^[1-9][0-9]*$/ { bad = 1 } END { exit bad || !NR }'; then
+		echo "error: FUZZ_SEEDS=$FUZZ_SEEDS: trinity's seeds, positive whole numbers separated by spaces or commas" >&2
+		bad=1
+	fi
 	case ${SOAK_ARGS:-} in *[[:space:]]*)
 		echo "error: SOAK_ARGS=$SOAK_ARGS: the soak's arguments joined by commas, no spaces (SOAK_ARGS=-d,600,-m,24)" >&2
 		bad=1 ;;

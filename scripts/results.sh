@@ -57,7 +57,7 @@ tr -d '\r' <"$log" >"$clean"
 [ -z "$tap" ] || tr -d '\r' <"$tap" >"$tapc"
 
 # Kernel reports, as printed on the console (after a printk timestamp).
-re='\] (Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|KASAN:|UBSAN:|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|kmemleak: [0-9]+ new suspected)'
+re=$KERNEL_REPORT_RE
 # A KCSAN kernel's data-race reports go to the --kcsan list (an assert
 # violation, "BUG: KCSAN: assert: ...", still fails the run).
 kcsan_re='\] BUG: KCSAN: data-race in '

@@ -1455,6 +1455,17 @@ mkfakeqemu() {
 	[ "${FAKE_HANG:-0}" = 1 ] && exec sleep 600
 	: >"$log"
 	case "$*" in *ksft.zram=*) [ "${FAKE_NOZRAM:-0}" = 1 ] || echo 'swap: /dev/zram0 on (zstd)' >"$log" ;; esac
+	# The fuzz test: its summary, and a WARNING for seed FAKE_BAD_SEED.
+	seed=$(printf '%s\n' "$@" | sed -n 's/.*ksft.fuzz_seed=\([0-9]*\).*/\1/p')
+	if [ -n "$seed" ]; then
+		[ "$seed" != "${FAKE_BAD_SEED:-}" ] || echo '[    5.000000] WARNING: CPU: 0 PID: 9 at mm/zswap.c:1 zswap_store+0x1/0x2' >>"$log"
+		printf '%s\n' 'ksft: [1/1] guest/fuzz rc=0 60s (timeout 135s)' '<<< ksft-guest-done >>>' >>"$log"
+		printf '%s\n' 'TAP version 13' '1..1' '# selftests: guest: fuzz' '# 1..1' \
+			"# # fuzz: trinity exit status 0; syscalls executed: $((seed * 1000)); seed $seed; 1 minute(s)" \
+			'# # fuzz: churner steps: reclaim 10, swapoff-swapon 1, writeback 10, ' '# ok 1 trinity ran' \
+			'ok 1 selftests: guest: fuzz' >"$tap"
+		exit 0
+	fi
 	printf '%s\n' 'ksft: [1/1] cgroup/t rc=0 1s (timeout 135s)' '<<< ksft-guest-done >>>' >>"$log"
 	printf '%s\n' 'TAP version 13' '1..1' '# selftests: cgroup: t' '# 1..1' '# ok 1 t_one' \
 		'ok 1 selftests: cgroup: t' >"$tap"
@@ -1525,6 +1536,26 @@ t_fuzz_minutes_and_seed_reach_the_guest_or_are_refused() {
 	grep -q 'ksft.fuzz_minutes=30 ksft.timeout=3000 ksft.fuzz_seed=42' "$T/qemu-args" ||
 		fail "kernel command line: $(grep console= "$T/qemu-args")" || return 1
 	expect_out 'timeout 4200s' || fail "the run's timeout did not grow with FUZZ_MINUTES"
+}
+
+# make fuzz FUZZ_SEEDS=: one boot per seed, each with its own logs and
+# results, a table of syscalls, swapoff/swapon cycles and kernel reports,
+# and the replay command of a failing seed.
+t_fuzz_campaign_runs_each_seed_and_tables_them() {
+	mkfakeqemu
+	run env PATH="$T/bin:$PATH" WORK="$T/fw" BUILD="$T/qb" ACCEL=tcg FUZZ_SEEDS='1,3 2' FUZZ_MINUTES=1 \
+		FAKE_BAD_SEED=3 "$S/fuzz.sh"
+	expect_rc 1 && expect_out '^ +1 +1 +1000 +1 +0 +pass$' && expect_out '^ +3 +1 +3000 +1 +1 +FAIL$' &&
+		expect_out '^ +2 +1 +2000 +1 +0 +pass$' &&
+		expect_out 'seed 3 failed: logs .*/serial-fuzz-pinned-default-s3.log; replay: make fuzz TREE=[0-9.]+ KCONFIG=default FUZZ_SEED=3 FUZZ_MINUTES=1' &&
+		expect_out 'the fuzz run failed for seed\(s\) 3' || return 1
+	local s
+	for s in 1 2 3; do
+		[ -f "$T/fw/results/fuzz-pinned-default-s$s.tsv" ] || fail "no results of seed $s" || return 1
+	done
+	[ "$(wc -l <"$T/fw/results/fuzz-pinned-default.campaign.tsv")" = 4 ] || fail "the campaign table has not 3 seeds"
+	run env PATH="$T/bin:$PATH" WORK="$T/fw" BUILD="$T/qb" ACCEL=tcg FUZZ_SEEDS='1 x' "$S/fuzz.sh"
+	expect_rc 1 && expect_out "FUZZ_SEEDS=1 x: trinity's seeds, positive whole numbers"
 }
 
 t_bad_guest_settings_stop_before_anything_runs() {
