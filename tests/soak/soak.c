@@ -15,6 +15,7 @@
  *   -n  dry mode: no swapoff/swapon, no zswap module parameters, no fault
  *       injection; memcgs only if /sys/fs/cgroup is a writable cgroup2
  *   -X  self-test: corrupt one page of the first worker; must find wrong=1
+ *       (with -C also: keep one removed memcg alive; must find it dying)
  *   -C  churn: every other worker's buffer is MADV_HUGEPAGE; the harness
  *       also flips memory.zswap.writeback of the memcgs without a limit,
  *       moves memory.max of the others, and moves a memcg's workers to a
@@ -2078,6 +2079,71 @@ static void check_globals(void)
 }
 
 /*
+ * -X with -C: keep one removed memcg alive on purpose, so that the dying
+ * check below must fail (a check that cannot fail proves nothing). A
+ * child charges pages to soak-pin and swaps them out: a swap entry holds
+ * the id of its memcg, which removal does not reparent. The child goes
+ * back to our cgroup, soak-pin is removed, and the child keeps its swap
+ * entries until the check is over. Returns the child, or -1.
+ */
+static pid_t pin_dying_memcg(void)
+{
+	const char *pin = CG_ROOT "/soak-pin";
+	size_t i, len = 256 * page_size;
+	char procs[4200], pid[32], c = 0;
+	int ready[2];
+	pid_t child;
+
+	if (find_cgroup() || (mkdir(pin, 0755) && errno != EEXIST) ||
+	    pipe(ready)) {
+		diag("self-test: cannot set up %s: %s", pin, strerror(errno));
+		return -1;
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cgdir);
+	child = fork();
+	if (!child) {
+		char *p;
+
+		close(ready[0]);
+		child_setup(parent_pid);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (write_str(CG_ROOT "/soak-pin/cgroup.procs", pid))
+			_exit(1);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		madvise(p, len, MADV_NOHUGEPAGE);
+		for (i = 0; i < len; i++)
+			p[i] = (char)(i * 31 + i / page_size);
+		madvise(p, len, MADV_PAGEOUT);
+		if (write_str(procs, pid) || write(ready[1], "1", 1) != 1)
+			_exit(1);
+		while (!child_stop)
+			pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (child < 0 || read(ready[0], &c, 1) != 1 || rmdir(pin)) {
+		diag("self-test: pinning %s failed: %s", pin, strerror(errno));
+		c = 0;
+	}
+	close(ready[0]);
+	if (c) {
+		snprintf(procs, sizeof(procs), "/proc/%d/status", (int)child);
+		diag("self-test: %s removed, its pages swapped out (VmSwap %lld kB)",
+		     pin, read_keyed(procs, "VmSwap:"));
+		return child;
+	}
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	rmdir(pin);
+	return -1;
+}
+
+/*
  * -C: every memcg removed (by recreation, migration or at the end) must
  * be freed once nothing is charged to it: nr_dying_descendants of the
  * root back to its value at the start. Reclaim from the root and
@@ -2088,6 +2154,7 @@ static void check_dying(void)
 {
 	const char *name = "removed memcgs freed (nr_dying_descendants back to its start)";
 	double until = now() + DYING_WAIT_S;
+	pid_t pin = -1;
 	long long n;
 
 	if (!opt.churn) {
@@ -2097,6 +2164,10 @@ static void check_dying(void)
 	if (!use_cgroups || H.dying0 < 0) {
 		tap(T_SKIP, name, "no cgroup.stat nr_dying_descendants");
 		return;
+	}
+	if (opt.selftest) {
+		pin = pin_dying_memcg();
+		name = "self-test: a removed memcg kept alive is found dying";
 	}
 	for (;;) {
 		n = read_keyed(CG_ROOT "/cgroup.stat", "nr_dying_descendants");
@@ -2109,7 +2180,15 @@ static void check_dying(void)
 	diag("nr_dying_descendants: %lld at the start, %lld at the end"
 	     " (%.0f s after the memcgs' removal)", H.dying0, n,
 	     now() - (until - DYING_WAIT_S));
-	tap(n <= H.dying0 ? T_PASS : T_FAIL, name, NULL);
+	if (!opt.selftest) {
+		tap(n <= H.dying0 ? T_PASS : T_FAIL, name, NULL);
+		return;
+	}
+	if (pin > 0) {
+		kill(pin, SIGKILL);
+		waitpid(pin, NULL, 0);
+	}
+	tap(pin > 0 && n > H.dying0 ? T_PASS : T_FAIL, name, NULL);
 }
 
 static void check_faults(void)
