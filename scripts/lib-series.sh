@@ -109,21 +109,32 @@ series_text() {
 }
 
 # series_functions PATCH...: the kernel functions the patches add or
-# change, one a line: those their hunks are in (the hunk header's
-# context) and those an added line defines (tools/ left out).
+# change, one a line: each added or removed line counts for the function
+# it is in, followed through the hunk from its header's context (a
+# definition at column 0 starts a function, a "}" there ends it);
+# tools/ left out. A prototype split over lines in a header counts as a
+# definition: the list may name a function too many, for a stricter judge.
 series_functions() {
 	awk '
 	function name(s) {
-		if (match(s, /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/)) {
-			s = substr(s, RSTART, RLENGTH)
-			sub(/[[:space:]]*\($/, "", s)
-			print s
-		}
+		if (!match(s, /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/))
+			return ""
+		s = substr(s, RSTART, RLENGTH)
+		sub(/[[:space:]]*\($/, "", s)
+		return s
 	}
 	/^\+\+\+ / { kern = $2 ~ /^b\/.*\.[ch]$/ && $2 !~ /^b\/tools\//; next }
 	!kern { next }
-	/^@@ / { s = $0; sub(/^@@ [^@]*@@ ?/, "", s); name(s); next }
-	/^\+[A-Za-z_]/ && !/;[[:space:]]*$/ { name(substr($0, 2)) }
+	/^@@ / { s = $0; sub(/^@@ [^@]*@@ ?/, "", s); cur = s ~ /;[[:space:]]*$/ ? "" : name(s); next }
+	/^[-+ ]/ {
+		t = substr($0, 2)
+		if (t ~ /^}/)
+			cur = ""
+		else if (t ~ /^[A-Za-z_]/ && t !~ /;[[:space:]]*$/ && name(t) != "")
+			cur = name(t)
+		if ($0 ~ /^[-+]/ && cur != "")
+			print cur
+	}
 	' "$@" | sort -u
 }
 

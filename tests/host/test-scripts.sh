@@ -1373,6 +1373,14 @@ t_kcsan_judge_fails_the_series_races_and_lists_the_bases() {
 	sed -i 's/^\(@@ [^@]* @@\).*/\1 static int zswap_mine(void)/' "$T/p/0001-x.patch"
 	run env PATCHES="$T/p" bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_functions "$2"' _ "$S" "$T/p/0001-x.patch"
 	expect_rc 0 && expect_out '^zswap_mine$' || return 1
+	# A change after a definition in the hunk's context is that
+	# function's, not the one the hunk header names.
+	mkpatch 0002-x.patch mm/b.c 's/^int b_line_10;/}/; s/^int b_line_11;/static int zswap_other(void)/'
+	mkpatch 0003-x.patch mm/b.c 's/^int b_line_13;/int b_line_13 = 1;/'
+	sed -i 's/^\(@@ [^@]* @@\).*/\1 static int zswap_before(void)/' "$T/p/0003-x.patch"
+	run env PATCHES="$T/p" bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; series_functions "$2"' _ "$S" "$T/p/0003-x.patch"
+	expect_rc 0 && expect_out '^zswap_other$' && ! printf '%s\n' "$out" | grep -q zswap_before ||
+		fail "the hunk header's function taken for the changed one" || return 1
 	printf '%s\n' 'a_fn / b_fn' 'a_fn / b_fn' 'c_fn / d_fn' >"$T/base.kcsan"
 	printf '%s\n' 'a_fn / b_fn' >"$T/ser.kcsan"
 	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/base.kcsan"
