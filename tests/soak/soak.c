@@ -3,7 +3,7 @@
  * soak - data-integrity soak test for swap, zswap and memcg reclaim.
  *
  * Usage: soak [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED]
- *             [-f] [-p PERCENT] [-n] [-X] [-C]
+ *             [-f] [-p PERCENT] [-n] [-X] [-C] [-S]
  *
  *   -d  duration of the soak phase in seconds (default 60)
  *   -m  working set of each worker in MiB (default 24)
@@ -23,6 +23,9 @@
  *       charged to it (swapped, in zswap, being written back); at the end
  *       nr_dying_descendants of the root must come back to its value at
  *       the start (up to 128 memcgs with -c)
+ *   -S  no swapoff/swapon cycles (the disk swap stays on): with many
+ *       memcgs at their limit a swapoff and putting the limits back
+ *       after it take minutes under TCG
  *
  * Workers (forked, one memcg each) fill an anonymous MADV_NOHUGEPAGE
  * buffer with pages whose content is a pure function of (seed, worker id,
@@ -113,6 +116,7 @@ struct opts {
 	bool dry;
 	bool selftest;
 	bool churn;
+	bool no_swapoff;
 };
 
 static struct opts opt = {
@@ -1026,6 +1030,7 @@ static void describe_memcgs(void)
 static void update_limits(void)
 {
 	bool lifted = H.lift_swapoff || H.lift_noshrink;
+	double t = now();
 	unsigned long i;
 
 	if (H.limits_lifted == lifted || !use_cgroups)
@@ -1034,6 +1039,10 @@ static void update_limits(void)
 	for (i = 0; i < opt.memcgs; i++)
 		if (cgs[i].prof->tight)
 			cg_set_max(&cgs[i], lifted);
+	/* a lowered memory.max reclaims in the writer: the harness waits */
+	if (now() - t > 5)
+		diag("t=%.0fs tight limits %s in %.1f s", t - H.t0,
+		     lifted ? "lifted" : "back", now() - t);
 }
 
 static void set_limits_lifted(bool lifted)
@@ -1259,7 +1268,7 @@ static void act_swap_cycle(void)
 	int err = 0;
 
 	if (!globals_allowed() || !swp.present || H.swap_pending ||
-	    remaining() < H.quiet_end ||
+	    opt.no_swapoff || remaining() < H.quiet_end ||
 	    now() - H.last_swap < H.swap_interval)
 		return;
 	H.last_swap = now();
@@ -1985,10 +1994,11 @@ static void print_config(void)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list),
 			 "%s%s", i ? "," : "", comps[i]);
 	diag("soak: duration=%lus memcgs=%lu workers/memcg=%lu MiB/worker=%lu"
-	     " total=%luMiB seed=%lu%s%s%s%s", opt.duration, opt.memcgs,
+	     " total=%luMiB seed=%lu%s%s%s%s%s", opt.duration, opt.memcgs,
 	     opt.workers, opt.mib, opt.memcgs * opt.workers * opt.mib,
 	     opt.seed, opt.dry ? " dry" : "", opt.fault ? " faults" : "",
-	     opt.selftest ? " self-test" : "", opt.churn ? " churn" : "");
+	     opt.selftest ? " self-test" : "", opt.churn ? " churn" : "",
+	     opt.no_swapoff ? " no-swapoff" : "");
 	if (swp.present)
 		diag("swap: %s priority %d", swp.path, swp.prio);
 	if (zswap_present)
@@ -2247,7 +2257,7 @@ static void run(void)
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED] [-f] [-p PERCENT] [-n] [-X] [-C]\n",
+		"usage: %s [-d SECONDS] [-m MIB] [-w WORKERS] [-c MEMCGS] [-s SEED] [-f] [-p PERCENT] [-n] [-X] [-C] [-S]\n",
 		prog);
 	exit(2);
 }
@@ -2269,7 +2279,7 @@ static void parse_args(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:m:w:c:s:fp:nXCh")) != -1) {
+	while ((c = getopt(argc, argv, "d:m:w:c:s:fp:nXCSh")) != -1) {
 		switch (c) {
 		case 'd':
 			parse_ul(argv[0], optarg, 1, 1UL << 20, &opt.duration);
@@ -2301,6 +2311,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'C':
 			opt.churn = true;
+			break;
+		case 'S':
+			opt.no_swapoff = true;
 			break;
 		default:
 			usage(argv[0]);
