@@ -674,12 +674,13 @@ struct harness {
 	bool swap_pending;	/* swapon still to be done */
 	pid_t reclaimer;
 	int reclaimer_status;
+	pid_t limiter;		/* putting tight limits back (update_limits) */
 	uint32_t next_wid;
 };
 
 static struct totals T;
 static struct counts C;
-static struct harness H = { .recycling = -1, .reclaimer = -1 };
+static struct harness H = { .recycling = -1, .reclaimer = -1, .limiter = -1 };
 static volatile sig_atomic_t stop;
 static pid_t parent_pid;
 
@@ -817,6 +818,13 @@ static void reap_one(pid_t pid, int status)
 	struct slot *s;
 	char how[96];
 
+	if (pid == H.limiter) {
+		H.limiter = -1;
+		/* killed by stop_limiter(), or 1: a write failed */
+		if (WIFEXITED(status) && WEXITSTATUS(status))
+			C.harness_err++;
+		return;
+	}
 	if (pid == H.reclaimer) {
 		H.reclaimer = -1;
 		H.reclaimer_status = status;
@@ -1017,6 +1025,15 @@ static void describe_memcgs(void)
 	}
 }
 
+/* Stop the child that puts the limits back (its write returns). */
+static void stop_limiter(void)
+{
+	if (H.limiter > 0)
+		kill(H.limiter, SIGTERM);
+	while (H.limiter > 0)
+		reap_children(0);
+}
+
 /*
  * Tight memory.max would OOM while no swap exists, so it is lifted during
  * a swapoff/swapon cycle. On kernels whose zswap keeps the pages it cannot
@@ -1026,23 +1043,43 @@ static void describe_memcgs(void)
  * fills a tight memory.max and the OOM killer rightly fires (seen on 7.3:
  * 13 of 16 MB zswap, 49 kB anon). There the soak turns the shrinker on,
  * and lifts tight limits while a flip has it off.
+ *
+ * Lifting is quick; putting the limits back is not: a lowered memory.max
+ * reclaims in the writer until the memcg fits while its worker faults
+ * back, which held the harness, and the churn with it, for 104 s (64
+ * memcgs, TCG). A child does it, while act_memory_max() waits; a lift
+ * stops the child first, so no late write undoes it.
  */
 static void update_limits(void)
 {
 	bool lifted = H.lift_swapoff || H.lift_noshrink;
+	unsigned long i, errs = C.harness_err;
 	double t = now();
-	unsigned long i;
+	pid_t pid = -1;
 
 	if (H.limits_lifted == lifted || !use_cgroups)
 		return;
 	H.limits_lifted = lifted;
+	stop_limiter();
+	if (!lifted)
+		pid = fork();
+	if (pid > 0) {
+		H.limiter = pid;
+		return;
+	}
+	if (!pid) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+	}
 	for (i = 0; i < opt.memcgs; i++)
 		if (cgs[i].prof->tight)
 			cg_set_max(&cgs[i], lifted);
-	/* a lowered memory.max reclaims in the writer: the harness waits */
 	if (now() - t > 5)
 		diag("t=%.0fs tight limits %s in %.1f s", t - H.t0,
 		     lifted ? "lifted" : "back", now() - t);
+	if (!pid)
+		_exit(C.harness_err != errs);
 }
 
 static void set_limits_lifted(bool lifted)
@@ -1135,7 +1172,8 @@ static void act_memory_max(void)
 {
 	struct memcg *cg = pick_memcg(0);
 
-	if (!use_cgroups || cg->state != CG_ACTIVE || !cg->prof->tight)
+	if (!use_cgroups || cg->state != CG_ACTIVE || !cg->prof->tight ||
+	    H.limiter > 0)
 		return;
 	cg->max = (cg->ws / 2 + xorshift64(&H.rng) % (cg->ws / 2 + 1)) /
 		  page_size * page_size;
@@ -2248,6 +2286,7 @@ static void run(void)
 	stop_reclaimer();
 	wait_workers();
 	restore_globals();	/* again, in case a signal cut it short */
+	stop_limiter();
 	remove_memcgs();
 }
 
