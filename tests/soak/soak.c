@@ -490,14 +490,21 @@ static int worker_map(struct worker *w)
 	return 0;
 }
 
-static int join_memcg(int i)
+/*
+ * The harness puts each new worker in its memcg before the worker starts:
+ * act_migrate() moves a memcg's workers and removes the old memcg, which
+ * a worker joining by itself could still be on its way into (CI,
+ * 2026-12-07: "joining /sys/fs/cgroup/soak-16: No such file or
+ * directory" right after a recreation).
+ */
+static int join_memcg(int i, pid_t who)
 {
 	char pid[32];
 	int err;
 
 	if (!use_cgroups)
 		return 0;
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(pid, sizeof(pid), "%d", (int)who);
 	err = cg_write(&cgs[i], "cgroup.procs", pid);
 	if (err)
 		diag("worker pid %s: joining %s: %s", pid, cgs[i].path,
@@ -575,7 +582,7 @@ static void __attribute__((noreturn)) worker_main(int si, pid_t parent)
 	/* -C: 64 and more workers must leave the harness some CPU. */
 	if (opt.churn && setpriority(PRIO_PROCESS, 0, 5))
 		diag("worker %u: setpriority: %s", w.wid, strerror(errno));
-	if (join_memcg(s->memcg) || worker_map(&w))
+	if (worker_map(&w))
 		_exit(2);
 	w.rng = splitmix64(opt.seed ^ 0x3c6ef372fe94f82bULL ^ w.wid) | 1;
 	worker_fill(&w);
@@ -715,21 +722,38 @@ static double remaining(void)
 static int spawn_worker(int si, int memcg)
 {
 	struct slot *s = &sh->slot[si];
+	int go[2], err;
 	pid_t pid;
+	char c;
 
+	if (pipe(go)) {
+		diag("pipe: %s", strerror(errno));
+		return -1;
+	}
 	memset(s, 0, sizeof(*s));
 	s->npages = (opt.mib << 20) / page_size;
 	s->wid = H.next_wid++;
 	s->memcg = memcg;
 	s->state = SLOT_RUNNING;
 	pid = fork();
+	if (!pid) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1 || c != '1')
+			_exit(2);	/* not in its memcg */
+		close(go[0]);
+		worker_main(si, parent_pid);
+	}
+	close(go[0]);
 	if (pid < 0) {
 		diag("fork: %s", strerror(errno));
+		close(go[1]);
 		s->state = SLOT_FREE;
 		return -1;
 	}
-	if (!pid)
-		worker_main(si, parent_pid);
+	err = join_memcg(memcg, pid);
+	if (write(go[1], err ? "0" : "1", 1) != 1)
+		diag("worker pid %d: its start: %s", (int)pid, strerror(errno));
+	close(go[1]);
 	s->pid = pid;
 	cgs[memcg].nlive++;
 	T.workers++;
