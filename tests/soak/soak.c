@@ -1981,6 +1981,14 @@ static void restore_globals(void)
 		return;
 	fault_disarm();
 	zswap_restored = zswap_restore();
+	/*
+	 * The shrinker's own setting is back, "N" by default: as for a flip
+	 * (act_pool()), tight limits stay lifted while it is off, or the
+	 * workers' final pass fills them with zswap's incompressible pages
+	 * (7.3 KCSAN kernel, 2026-12-07: soak-0 OOM-killed in that pass).
+	 */
+	if (H.keeps_incomp && zk_orig[ZK_SHRINK][0])
+		H.lift_noshrink = !strcmp(zk_orig[ZK_SHRINK], "N");
 	if (swp.present) {
 		for (tries = 0; tries < 5 && !swap_try_on(); tries++)
 			sleep_ms(1000);
