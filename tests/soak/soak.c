@@ -1489,10 +1489,20 @@ static void act_pool(void)
 			return;
 		v = cur[0] == 'Y' ? "N" : "Y";
 	}
+	/*
+	 * Lift before the shrinker stops: the lift may wait for the limiter
+	 * child, and meanwhile a tight memcg would fill with its pool (the
+	 * 7.3 KCSAN kernel OOM-killed soak-0's worker in that window).
+	 */
+	if (k == ZK_SHRINK && H.keeps_incomp && !strcmp(v, "N")) {
+		H.lift_noshrink = true;
+		update_limits();
+	}
 	if (!zk_write(k, v))
 		C.pool_changes++;
-	if (k == ZK_SHRINK && H.keeps_incomp) {
-		H.lift_noshrink = !strcmp(v, "N");
+	if (k == ZK_SHRINK && H.keeps_incomp &&
+	    !zk_read(ZK_SHRINK, cur, sizeof(cur))) {
+		H.lift_noshrink = cur[0] != 'Y';
 		update_limits();
 	}
 }
@@ -1980,15 +1990,17 @@ static void restore_globals(void)
 	if (opt.dry)
 		return;
 	fault_disarm();
-	zswap_restored = zswap_restore();
 	/*
-	 * The shrinker's own setting is back, "N" by default: as for a flip
-	 * (act_pool()), tight limits stay lifted while it is off, or the
-	 * workers' final pass fills them with zswap's incompressible pages
-	 * (7.3 KCSAN kernel, 2026-12-07: soak-0 OOM-killed in that pass).
+	 * The shrinker's own setting goes back, "N" by default: as for a
+	 * flip (act_pool()), tight limits are lifted first and stay lifted,
+	 * or the workers' final pass fills them with zswap's incompressible
+	 * pages (7.3 KCSAN kernel, 2026-12-07: soak-0 OOM-killed there).
 	 */
-	if (H.keeps_incomp && zk_orig[ZK_SHRINK][0])
-		H.lift_noshrink = !strcmp(zk_orig[ZK_SHRINK], "N");
+	if (H.keeps_incomp && !strcmp(zk_orig[ZK_SHRINK], "N")) {
+		H.lift_noshrink = true;
+		update_limits();
+	}
+	zswap_restored = zswap_restore();
 	if (swp.present) {
 		for (tries = 0; tries < 5 && !swap_try_on(); tries++)
 			sleep_ms(1000);
