@@ -68,6 +68,15 @@ if [ -n "$kcsan" ]; then
 	[ ! -s "$kcsan" ] || say "KCSAN: $(wc -l <"$kcsan") data-race report(s), $(sort -u "$kcsan" | wc -l) function pair(s): $kcsan"
 	grep -vE "$kcsan_re" "$clean" >"$clean.k" || true
 	mv "$clean.k" "$clean"
+	# No report says nothing unless KCSAN watched: the guest prints its
+	# counters at the end (allnoconfig once left it off, 0 watchpoints).
+	w=$(sed -n 's/^kcsan: setup_watchpoints: \([0-9]*\)$/\1/p' "$clean" | tail -1)
+	if [ "${w:-0}" -gt 0 ]; then
+		say "KCSAN: $w watchpoint(s) set up"
+	else
+		echo "==> KCSAN watched nothing in $log (setup_watchpoints: ${w:-not printed}; enabled?)" >&2
+		bad=1
+	fi
 fi
 if grep -qE "$re" "$clean"; then
 	echo "==> kernel reports in $log:" >&2

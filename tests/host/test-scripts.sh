@@ -1352,11 +1352,20 @@ t_kernel_warning_fails_the_run() {
 t_kcsan_data_races_are_listed_and_other_reports_fail() {
 	local kc="$T/w/results/x.kcsan"
 	mklog '[    9.100000] BUG: KCSAN: data-race in zswap_store.constprop.0 / zswap_writeback_entry+0x1f/0x300
-[    9.200000] BUG: KCSAN: data-race in a_fn+0x10/0x20 / b_fn' "$passing"
+[    9.200000] BUG: KCSAN: data-race in a_fn+0x10/0x20 / b_fn
+kcsan: setup_watchpoints: 1234' "$passing"
 	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
 	expect_rc 0 && expect_out 'KCSAN: 2 data-race report\(s\), 2 function pair\(s\)' && expect_no_out 'kernel reports' || return 1
 	[ "$(cat "$kc")" = "zswap_store / zswap_writeback_entry
 a_fn / b_fn" ] || fail "the list: $(cat "$kc")" || return 1
+	# A KCSAN that watched nothing (off, or its counters not printed) fails.
+	mklog 'kcsan: enabled: 0
+kcsan: setup_watchpoints: 0' "$passing"
+	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
+	expect_rc 1 && expect_out 'KCSAN watched nothing' || return 1
+	mklog '[    9.100000] zswap: loaded' "$passing"
+	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
+	expect_rc 1 && expect_out 'setup_watchpoints: not printed' || return 1
 	mklog '[    9.100000] BUG: KCSAN: assert: race in zswap_store / zswap_load' "$passing"
 	run env WORK="$T/w" "$S/results.sh" --known /dev/null --flaky /dev/null --kcsan "$kc" "$T/serial-x.log" "$T/tap-x.log"
 	expect_rc 1 && expect_out 'kernel reports' && [ ! -s "$kc" ] || fail "an assert report passed" || return 1
