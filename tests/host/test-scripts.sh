@@ -1375,7 +1375,10 @@ kcsan: setup_watchpoints: 0' "$passing"
 }
 
 # kcsan-judge: a race in a function the series adds or changes fails, and
-# one the base run does not show; the base's own are listed, not failed.
+# one no base run shows; the base's own are listed, not failed. An empty
+# base list is a base run without races (awk's FNR == NR took the
+# series' list for the base's then), and a pair shown by a later base
+# run is the base's.
 t_kcsan_judge_fails_the_series_races_and_lists_the_bases() {
 	mktree
 	mkpatch 0001-x.patch mm/a.c 's/^int a_line_12;/int a_line_12 = 1;/'
@@ -1395,11 +1398,20 @@ t_kcsan_judge_fails_the_series_races_and_lists_the_bases() {
 	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/base.kcsan"
 	expect_rc 0 && expect_out '^a_fn / b_fn +1 +2  the base.s$' &&
 		expect_out '^c_fn / d_fn +0 +1  the base.s \(not seen with the series\)$' &&
-		expect_out '^2 pair\(s\), 0 failing$' || return 1
+		expect_out '^2 pair\(s\), 0 failing; the base run 1 time\(s\)$' || return 1
 	printf '%s\n' 'a_fn / b_fn' 'e_fn / zswap_mine' 'f_fn / g_fn' >"$T/ser.kcsan"
 	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/base.kcsan"
 	expect_rc 1 && expect_out '^e_fn / zswap_mine +1 +0  FAIL: in a function of the series$' &&
-		expect_out '^f_fn / g_fn +1 +0  FAIL: not in the base run$' && expect_out '^4 pair\(s\), 2 failing$'
+		expect_out '^f_fn / g_fn +1 +0  FAIL: not in the base run$' && expect_out '^4 pair\(s\), 2 failing' || return 1
+	: >"$T/empty.kcsan"
+	printf '%s\n' 'f_fn / g_fn' >"$T/ser.kcsan"
+	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/empty.kcsan"
+	expect_rc 1 && expect_out '^f_fn / g_fn +1 +0  FAIL: not in the base run$' || return 1
+	printf '%s\n' 'f_fn / g_fn' 'a_fn / b_fn' >"$T/base2.kcsan"
+	run env PATCHES="$T/p" "$S/kcsan-judge.sh" "$T/ser.kcsan" "$T/empty.kcsan" "$T/base.kcsan" "$T/base2.kcsan"
+	expect_rc 0 && expect_out '^f_fn / g_fn +1 +1  the base.s$' &&
+		expect_out '^a_fn / b_fn +0 +3  the base.s \(not seen with the series\)$' &&
+		expect_out '^3 pair\(s\), 0 failing; the base run 3 time\(s\)$'
 }
 
 # A recorded console (tests/host/fixtures/): the debug kernel's early
