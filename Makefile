@@ -149,6 +149,8 @@ help:
 #h     KCONFIG=debug      add kernel-config/debug.config (KASAN, lockdep, DEBUG_VM, kmemleak)
 #h     KCONFIG=kcsan      add kernel-config/kcsan.config (data races); make test then runs the
 #h                        same on the unpatched tree and fails a race the series' own or the base's not
+#h     KCSAN_BASE_RUNS=n  make test KCONFIG=kcsan: the unpatched runs at most (3), while one of the
+#h                        series' races is not seen on the base
 #h     EXTRA_CONFIG='f.config ...'  more config fragments
 #h     WORK=DIR           the tree's work directory (default ./work/TREE)
 #h     WORK_ROOT=DIR      what the trees share: downloads, tarballs, rootfs (default ./work)

@@ -45,7 +45,7 @@ tests_named() {
 # the initramfs); a script that boots no guest does not refuse them.
 check_settings() {
 	local v x what bad=0
-	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED; do
+	for v in VM_MEM VM_CPUS SWAP_MB VM_TIMEOUT VM_SILENCE SWAP_BPS BENCH_N FUZZ_MINUTES FUZZ_SEED KCSAN_BASE_RUNS; do
 		x=${!v:-}
 		case $v in
 		VM_MEM) what="MiB of guest memory, a whole number from 256 to the host's $(host_mib) (default 1024)" ;;
@@ -56,6 +56,7 @@ check_settings() {
 		BENCH_N) what="runs per kernel, a positive whole number" ;;
 		FUZZ_MINUTES) what="minutes of fuzzing, a positive whole number (default 3)" ;;
 		FUZZ_SEED) what="trinity's seed, a positive whole number (default 1)" ;;
+		KCSAN_BASE_RUNS) what="the unpatched KCSAN runs at most, a positive whole number (default 3)" ;;
 		esac
 		case $x in
 		'') continue ;;
