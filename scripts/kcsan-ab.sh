@@ -20,7 +20,6 @@ bw=$WORK/kcsan-base
 workdir "$bw"
 say "the unpatched tree with the same config and tests (in $bw)"
 env WORK="$bw" SERIES_UPTO=0 "$S/pipeline.sh" tree series config build initramfs
-check_settings
 runs=${KCSAN_BASE_RUNS:-3}
 lists=()
 for i in $(seq "$runs"); do
