@@ -94,7 +94,8 @@ else
 fi
 
 # Guest programs (benchmark workloads, the soak, ptyrun that runs each
-# test on a terminal): static, built with the host's gcc.
+# test on a terminal): static, built with the host's gcc, with the tree's
+# kselftest.h.
 mkdir -p "$BUILD/guest-bin"
 for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c "$TOP"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
@@ -104,7 +105,8 @@ for c in "$TOP"/tests/bench/*.c "$TOP"/tests/soak/*.c "$TOP"/tests/guest/*.c; do
 		[ -e "$d" ] && [ ! "$b" -nt "$d" ] && newer=0
 	done
 	[ $newer = 1 ] && continue
-	gcc -O2 -Wall -Wextra -static -I "$TOP/tests/lib" -o "$b" "$c" ||
+	gcc -O2 -Wall -Wextra -static -I "$TOP/tests/lib" \
+		-I "$KERNEL_SRC/tools/testing/selftests" -o "$b" "$c" ||
 		die "building guest program $c failed"
 	say "guest program $(basename "$b"): built"
 done
