@@ -1175,6 +1175,15 @@ mkfakekernel() {
 		'	@dd if=/dev/zero of=$(O)/arch/x86/boot/bzImage bs=1M count=$${FAKE_MB:-1} 2>&1' \
 		"	@echo '  LD      arch/x86/boot/bzImage'" \
 		'headers:' '	@:' >"$T/ktree/Makefile"
+	# What the guest programs use of the tree's kselftest.h.
+	mkdir -p "$T/ktree/tools/testing/selftests"
+	printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#define KSFT_FAIL 1' \
+		'#define ksft_print_header()' '#define ksft_set_plan(n)' \
+		'#define ksft_print_msg(...) printf(__VA_ARGS__)' \
+		'#define ksft_test_result(c, ...) printf(__VA_ARGS__)' \
+		'#define ksft_test_result_skip(...) printf(__VA_ARGS__)' \
+		'#define ksft_exit_skip(...) exit(4)' '#define ksft_exit_fail_msg(...) exit(1)' \
+		'#define ksft_finished() exit(0)' >"$T/ktree/tools/testing/selftests/kselftest.h"
 	echo 'CONFIG_X=y' >"$T/kbuild/.config"
 }
 fakebuild() { run env KERNEL_SRC="$T/ktree" BUILD="$T/kbuild" WORK="$T/kw" "$@" "$S/build.sh"; }
