@@ -276,6 +276,13 @@ times=$(tr -d '\r' <"$log" | sed -n 's/^ksft: \[[0-9/]*\] \(.*\) rc=[0-9]* \([0-
 [ -z "$zram" ] || known=${known:-$TREE_DIR/known-failures-zram.txt}
 judge=("$TOP/scripts/results.sh" --cpus "${VM_CPUS:-2}" ${known:+--known "$known"})
 [ "$KCONFIG" != kcsan ] || judge+=(--kcsan "$(kcsan_list "$name")")
+# A KCSAN kernel is several times slower: tests bounded in time that it
+# fails now and then, on the base as well, are in known-flaky-kcsan.txt.
+if [ "$KCONFIG" = kcsan ] && [ -f "$TREE_DIR/known-flaky-kcsan.txt" ]; then
+	flaky=$WORK/results/known-flaky-$name.txt
+	cat "$TREE_DIR/known-flaky.txt" "$TREE_DIR/known-flaky-kcsan.txt" >"$flaky"
+	judge+=(--flaky "$flaky")
+fi
 if [ "$mode" = bench ]; then
 	exec "${judge[@]}" --kernel-only "$log"
 fi
