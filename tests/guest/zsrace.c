@@ -3,9 +3,12 @@
  * zsrace - parallel zswap stores, loads, writeback and faults on the same
  * pages.
  *
- * Usage: zsrace [-d SECONDS] [-m MIB] [-t THREADS] [-s SEED] [-X]
+ * Usage: zsrace [-d SECONDS] [-r ROUNDS] [-m MIB] [-t THREADS] [-s SEED] [-X]
  *
- *   -d  how long the threads run (default 20)
+ *   -d  how long the threads run (default 20); with -r, at most how long
+ *   -r  stop each thread after ROUNDS rounds instead: the same work on
+ *       kernels of different speed (the KCSAN A/B of the series against
+ *       its base, where the faster kernel would do more in -d seconds)
  *   -m  each thread's slice of the shared buffer in MiB (default 4, even)
  *   -t  threads (default: twice the CPUs, at least 4, at most 64)
  *   -s  seed of the page contents (default 1)
@@ -74,11 +77,12 @@ struct slice {
 	int collapse_err;	/* errno of the last failed MADV_COLLAPSE */
 };
 
-static unsigned long npages, seconds = 20, mib = 4, seed = 1;
+static unsigned long npages, seconds = 20, target, mib = 4, seed = 1;
 static int nthreads;
 static bool selftest;
 static struct slice slices[MAX_THREADS];
 static bool stop;
+static int running;
 static int reported;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -145,7 +149,7 @@ static void *run(void *arg)
 	struct slice *next = &slices[(s->id + 1) % nthreads];
 	unsigned long i;
 
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && (!target || s->rounds < target)) {
 		/* A page a write fault brings back is checked before it is rewritten. */
 		for (i = s->rounds & 1; i < npages; i += 2) {
 			check(s, i);
@@ -160,6 +164,7 @@ static void *run(void *arg)
 			check(s, i);
 		s->rounds++;
 	}
+	__atomic_sub_fetch(&running, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -234,7 +239,8 @@ static bool thp_enabled(void)
 
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [-d SECONDS] [-m MIB] [-t THREADS] [-s SEED] [-X]\n", argv0);
+	fprintf(stderr, "usage: %s [-d SECONDS] [-r ROUNDS] [-m MIB] [-t THREADS] [-s SEED] [-X]\n",
+		argv0);
 	exit(KSFT_FAIL);
 }
 
@@ -253,10 +259,13 @@ int main(int argc, char **argv)
 		nthreads = 4;
 	if (nthreads > MAX_THREADS)
 		nthreads = MAX_THREADS;
-	while ((c = getopt(argc, argv, "d:m:t:s:X")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:m:t:s:X")) != -1) {
 		switch (c) {
 		case 'd':
 			seconds = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			target = strtoul(optarg, NULL, 0);
 			break;
 		case 'm':
 			mib = strtoul(optarg, NULL, 0);
@@ -317,13 +326,15 @@ int main(int argc, char **argv)
 	/* Whether this kernel collapses on request at all. */
 	collapse(&slices[1]);
 	probe_err = slices[1].collapse_err;
+	running = nthreads;
 	for (t = 0; t < nthreads; t++) {
 		err = pthread_create(&slices[t].tid, NULL, run, &slices[t]);
 		if (err)
 			ksft_exit_fail_msg("pthread_create: %s\n", strerror(err));
 	}
 	end = now() + seconds;
-	for (phase = 0; now() < end; phase = (phase + 1) % NR_PHASES) {
+	for (phase = 0; now() < end && __atomic_load_n(&running, __ATOMIC_RELAXED);
+	     phase = (phase + 1) % NR_PHASES) {
 		set_phase(phase, limit);
 		sleep(1);
 	}
@@ -363,6 +374,10 @@ int main(int argc, char **argv)
 	ksft_print_msg("rounds %lu (thread 0: %lu), wrong pages %lu, THP collapses %lu; memcg zswpwb %lld, thp_swpout %lld, thp_swpout_fallback %lld\n",
 		       rounds, slices[0].rounds, wrong, collapses, zswpwb,
 		       stat_of("thp_swpout"), stat_of("thp_swpout_fallback"));
+	if (target)
+		ksft_print_msg("rounds: %lu a thread asked; %s\n", target,
+			       rounds == target * nthreads ? "all done" :
+			       "the time limit came first");
 	ksft_print_msg("final pageout and check of %lu pages: zswpout %lld, zswpin %lld\n",
 		       total, zswpout, zswpin);
 	munmap(buf, len);
